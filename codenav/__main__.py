@@ -1,0 +1,3 @@
+from codenav.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""The ``codenav`` command: argument parsing and exit codes, nothing else.
+
+Exit codes: 0 success, 1 a negative answer (a stale map for ``--check``, a failed tool call,
+a map codenav cannot use), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from codenav import __version__
+from codenav.errors import CodenavError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _root(value: str) -> Path:
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise _UsageError(f"not a directory: {value}")
+    return path.resolve()
+
+
+def _db(value: str | None) -> Path | None:
+    return Path(value).expanduser().resolve() if value else None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="codenav", description="Code navigation for AI agents and editors.")
+    parser.add_argument("--version", action="version", version=f"codenav {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    index = commands.add_parser(
+        "index", help="build or refresh the map (ROOT/.codenav/map.db)",
+        description="Build or refresh the map; incremental unless --full.")
+    index.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    index.add_argument("--full", action="store_true", help="re-parse every file")
+    index.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db "
+                       "or $CODENAV_DB)")
+    index.add_argument("--jobs", type=int, metavar="N", help="parallel parser processes "
+                       "(default: one per CPU)")
+    index.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    index.add_argument("--json", action="store_true", help="print the summary as JSON")
+    index.add_argument("--check", action="store_true",
+                       help="change nothing; exit 1 when the map is missing or stale")
+    index.set_defaults(run=_cmd_index)
+    return parser
+
+
+@contextmanager
+def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("indexing", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    from codenav.index.pipeline import check, index_tree
+
+    root = _root(args.root)
+    if args.jobs is not None and args.jobs < 1:
+        raise _UsageError("--jobs must be at least 1")
+    db_path = _db(args.db)
+    if args.check:
+        fresh = check(root, db_path)
+        if args.json:
+            print(json.dumps(fresh.to_dict()))
+        elif not args.quiet:
+            print(_describe_freshness(fresh))
+        return EXIT_OK if fresh.fresh else EXIT_NEGATIVE
+    show_bar = not args.quiet and not args.json and sys.stderr.isatty()
+    with _progress_bar(show_bar) as progress:
+        report = index_tree(root, db_path, full=args.full, jobs=args.jobs, progress=progress)
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    elif not args.quiet:
+        print(f"codenav index {report.root}: {report.summary()}")
+    return EXIT_OK
+
+
+def _describe_freshness(fresh: object) -> str:
+    from codenav.index.pipeline import Freshness
+
+    assert isinstance(fresh, Freshness)
+    if not fresh.built:
+        return "no map yet: run `codenav index`"
+    if fresh.fresh:
+        return "map is fresh"
+    lines = [f"map is stale: {len(fresh.changed)} changed, {len(fresh.added)} added, "
+             f"{len(fresh.removed)} removed"]
+    for label, paths in (("changed", fresh.changed), ("added", fresh.added),
+                         ("removed", fresh.removed)):
+        lines.extend(f"  {label}: {path}" for path in paths[:20])
+        if len(paths) > 20:
+            lines.append(f"  … and {len(paths) - 20} more {label}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except _UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"codenav: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except CodenavError as exc:
+        print(f"codenav: {exc.code}: {exc.message}\n  hint: {exc.hint}", file=sys.stderr)
+        return EXIT_NEGATIVE
+    except KeyboardInterrupt:
+        print("codenav: interrupted; the previous map is intact", file=sys.stderr)
+        return 130
+    return code

@@ -1,0 +1,1 @@
+"""Indexing: files → facts → the map. Knows nothing about MCP or LSP."""

@@ -1,0 +1,164 @@
+"""Discovery: which files of the tree belong in the map, and what was skipped and why.
+
+In a git work tree the file list comes from ``git ls-files`` (tracked plus untracked files
+that are not ignored); elsewhere the tree is walked with its ``.gitignore`` files applied.
+Either way codenav never enters VCS or tool folders, virtualenvs or ``node_modules``, never
+follows a symlink out of the root, and never follows a symlinked folder (no loops).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codenav.index.gitignore import IgnoreRules
+from codenav.index.languages import Language, by_extension
+
+__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "discover", "is_excluded_dir"]
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+# Folders no user wants in a code map, whatever the ignore files say.
+_ALWAYS_EXCLUDED = frozenset({
+    ".git", ".hg", ".svn", ".codenav", "node_modules", "bower_components", "__pycache__",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv",
+    ".eggs", "site-packages", ".idea", ".vscode",
+})
+# Build outputs: excluded when walking; in a git tree, .gitignore decides.
+_BUILD_OUTPUTS = frozenset({"build", "dist", "target", "out", ".next", ".nuxt", "coverage",
+                            "htmlcov", ".gradle", ".cache"})
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A source file to map: repo-relative path, language and what stat said."""
+
+    path: str
+    lang: Language
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class Discovery:
+    files: list[Candidate] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)  # reason -> source files skipped
+    excluded_dirs: int = 0
+    source: str = "walk"  # or "git"
+
+
+def is_excluded_dir(name: str) -> bool:
+    """Folders never entered, whatever the mode (also used by the watcher)."""
+    return name in _ALWAYS_EXCLUDED or name.endswith(".egg-info")
+
+
+def discover(root: Path, max_bytes: int = MAX_FILE_BYTES) -> Discovery:
+    """Every mappable file under ``root`` (an absolute, resolved path), sorted by path."""
+    listed = _git_files(root)
+    found = Discovery(source="git") if listed is not None else Discovery()
+    if listed is not None:
+        _from_git(root, listed, found, max_bytes)
+    else:
+        _walk(root, found, max_bytes)
+    found.files.sort(key=lambda c: c.path)
+    return found
+
+
+def _git_files(root: Path) -> list[str] | None:
+    try:
+        out = subprocess.run(
+            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard"],
+            cwd=root, capture_output=True, timeout=60, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    names = out.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return sorted({name for name in names if name})
+
+
+def _from_git(root: Path, listed: list[str], found: Discovery, max_bytes: int) -> None:
+    venv_dirs: dict[str, bool] = {}
+    for rel in listed:
+        lang = by_extension(rel)
+        if lang is None:
+            continue
+        parts = rel.split("/")
+        if any(is_excluded_dir(part) for part in parts[:-1]) or _in_venv(root, parts, venv_dirs):
+            found.skipped["excluded"] += 1
+            continue
+        _consider(root, rel, lang, found, max_bytes)
+
+
+def _in_venv(root: Path, parts: list[str], cache: dict[str, bool]) -> bool:
+    for depth in range(1, len(parts)):
+        folder = "/".join(parts[:depth])
+        hit = cache.get(folder)
+        if hit is None:
+            hit = cache[folder] = (root / folder / "pyvenv.cfg").is_file()
+        if hit:
+            return True
+    return False
+
+
+def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes: int) -> None:
+    full = os.path.join(root, rel)
+    try:
+        info = os.lstat(full)
+        if stat.S_ISLNK(info.st_mode):
+            if not Path(full).resolve(strict=True).is_relative_to(root):
+                found.skipped["outside_root"] += 1
+                return
+            info = os.stat(full)
+    except (OSError, RuntimeError):  # vanished, unreadable, or a symlink loop
+        found.skipped["unreadable"] += 1
+        return
+    if not stat.S_ISREG(info.st_mode):
+        return
+    if info.st_size > max_bytes:
+        found.skipped["too_large"] += 1
+    found.files.append(Candidate(rel, lang, info.st_size, info.st_mtime_ns))
+
+
+def _walk(root: Path, found: Discovery, max_bytes: int) -> None:
+    rules = IgnoreRules()
+    pending = [("", str(root))]
+    while pending:
+        rel_dir, folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        names = {entry.name for entry in entries}
+        if rel_dir and "pyvenv.cfg" in names:  # a virtualenv
+            found.excluded_dirs += 1
+            continue
+        if ".gitignore" in names:
+            rules.load(Path(folder), rel_dir)
+        for entry in entries:
+            name = entry.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if (is_excluded_dir(name) or name in _BUILD_OUTPUTS
+                        or rules.ignored(rel, is_dir=True)):
+                    found.excluded_dirs += 1
+                else:
+                    pending.append((rel, entry.path))
+                continue
+            lang = by_extension(name)
+            if lang is None:
+                continue
+            if rules.ignored(rel, is_dir=False):
+                found.skipped["ignored"] += 1
+                continue
+            _consider(root, rel, lang, found, max_bytes)

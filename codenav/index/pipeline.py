@@ -1,0 +1,342 @@
+"""The indexing run: discover → decide what changed → extract in workers → write → link.
+
+Incremental by default: a file whose size and mtime match the map is unchanged; one whose
+stat differs (or was written too close to its last read to trust its mtime, the racy-git
+case) is hashed, and only a changed hash is parsed again. A map copied from another checkout
+of the same commit is therefore reused as is: paths are repo-relative and hashes match.
+
+All writes of a run happen in one ``BEGIN IMMEDIATE`` transaction: readers keep seeing the
+previous map until the new one is complete, and a killed run leaves the previous map intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext, suppress
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from codenav import __version__
+from codenav.errors import MapNotBuilt
+from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, discover
+from codenav.index.extract import extract
+from codenav.index.languages import by_extension
+from codenav.model import FileFacts
+from codenav.store import db
+from codenav.store.write import FileRow, MapWriter
+
+__all__ = ["Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree"]
+
+# A file modified this close before it was read may change again without its mtime moving.
+RACY_NS = 2_000_000_000
+_BINARY_PROBE = 8192
+_IN_PROCESS_BELOW = 48  # fewer files than this are parsed without starting workers
+FAILED_STATUSES = frozenset({"unreadable", "timeout"})  # reported as failures, not just skips
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What one run did; ``summary()`` is the final line ``codenav index`` prints."""
+
+    root: str
+    db: str
+    mode: str  # full | incremental
+    parsed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (path, status)
+    files: int = 0
+    nodes: int = 0
+    refs: int = 0
+    parse_errors: int = 0
+    seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase
+
+    def summary(self) -> str:
+        skipped = sum(self.skipped.values())
+        return (f"{self.parsed} parsed, {self.unchanged} unchanged, {self.removed} removed, "
+                f"{skipped} skipped · {self.nodes:,} nodes · {self.refs:,} refs · "
+                f"{self.seconds:.2f} s")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "root": self.root, "db": self.db, "mode": self.mode,
+            "parsed": self.parsed, "unchanged": self.unchanged, "removed": self.removed,
+            "skipped": sum(self.skipped.values()), "skippedBy": dict(sorted(self.skipped.items())),
+            "failed": [{"file": path, "status": status} for path, status in self.failed],
+            "files": self.files, "nodes": self.nodes, "refs": self.refs,
+            "parseErrors": self.parse_errors, "seconds": round(self.seconds, 3),
+            "phases": {name: round(value, 3) for name, value in self.phases.items()},
+        }
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+# ---------------------------------------------------------------------------- workers
+
+# (absolute path, repo-relative path, size, mtime_ns, hash already in the map or "")
+_Job = tuple[str, str, int, int, str]
+# A file whose content hash matched the map: (path, size, mtime_ns, indexed_ns).
+_Same = tuple[str, int, int, int]
+
+
+def _read_and_extract(job: _Job) -> FileFacts | _Same:
+    """Read one file, and unless its hash is already in the map, extract its facts."""
+    full, rel, size, mtime_ns, known = job
+    lang = by_extension(rel)
+    assert lang is not None
+    indexed_ns = time.time_ns()
+    try:
+        with open(full, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return FileFacts(rel, lang.code, size, mtime_ns, "", status="unreadable",
+                         indexed_ns=indexed_ns)
+    if len(data) > MAX_FILE_BYTES:
+        return FileFacts(rel, lang.code, len(data), mtime_ns, "", status="too_large",
+                         indexed_ns=indexed_ns)
+    digest = file_hash(data)
+    if known and digest == known:
+        return (rel, len(data), mtime_ns, indexed_ns)
+    facts = FileFacts(rel, lang.code, len(data), mtime_ns, digest, indexed_ns=indexed_ns)
+    if b"\0" in data[:_BINARY_PROBE]:
+        facts.status = "binary"
+        return facts
+    started = time.perf_counter()
+    found = extract(lang, data)
+    facts.parse_ms = (time.perf_counter() - started) * 1000
+    facts.lines, facts.doc = found.lines, found.doc
+    facts.defs, facts.refs, facts.imports = found.defs, found.refs, found.imports
+    facts.problems, facts.parse_errors = found.problems, found.problem_count
+    return facts
+
+
+def _warm_worker() -> None:
+    """Compile every query once per worker, before the first job arrives."""
+    from codenav.index.languages import languages, parser_and_query
+
+    for lang in languages():
+        parser_and_query(lang)
+
+
+def _results(jobs: list[_Job], workers: int) -> Iterator[FileFacts | _Same]:
+    if workers <= 1 or len(jobs) < _IN_PROCESS_BELOW:
+        yield from map(_read_and_extract, jobs)
+        return
+    # fork is cheap and safe from a single-threaded CLI; a threaded host (the MCP server)
+    # gets forkserver so no worker inherits another thread's locks.
+    method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
+    if method == "spawn" and "forkserver" in multiprocessing.get_all_start_methods():
+        method = "forkserver"
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(16, len(jobs) // (workers * 8)))
+    with context.Pool(workers, initializer=_warm_worker) as pool:
+        yield from pool.imap_unordered(_read_and_extract, jobs, chunksize=chunk)
+
+
+def _default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# ------------------------------------------------------------------------------ runs
+
+def _is_current(row: FileRow, candidate: Candidate) -> bool:
+    """Size and mtime match, and the mtime was old enough when read to be trusted."""
+    _, size, mtime_ns, _, _, indexed_ns = row
+    return (size == candidate.size and mtime_ns == candidate.mtime_ns
+            and indexed_ns - mtime_ns >= RACY_NS)
+
+
+def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
+               jobs: int | None = None, progress: Progress | None = None) -> IndexReport:
+    """Bring the map of ``root`` up to date (everything again when ``full``)."""
+    started = time.perf_counter()
+    root = root.resolve()
+    db_path = db_path or db.default_db_path(root)
+    found = discover(root)
+    phases = {"discover": time.perf_counter() - started}
+    conn = db.connect_writer(db_path)
+    try:
+        with db.write_transaction(conn):
+            rebuilt = db.ensure_schema(conn, db_path)
+            report = IndexReport(str(root), str(db_path),
+                                 "full" if full or rebuilt else "incremental", phases=phases)
+            run = _Run(root, MapWriter(conn), report, jobs or _default_jobs(), progress)
+            run.apply(found)
+            mark = time.perf_counter()
+            report.seconds = mark - started
+            run.writer.set_meta({
+                "schema": str(db.SCHEMA_VERSION),
+                "codenav": __version__,
+                "root": str(root),
+                "last_build": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "last_build_ms": str(round(report.seconds * 1000)),
+                "last_build_mode": report.mode,
+            })
+        phases["commit"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        _checkpoint(conn)
+        phases["checkpoint"] = time.perf_counter() - mark
+    finally:
+        conn.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Run:
+    """One indexing run inside the write transaction."""
+
+    def __init__(self, root: Path, writer: MapWriter, report: IndexReport, workers: int,
+                 progress: Progress | None) -> None:
+        self.root = root
+        self.writer = writer
+        self.report = report
+        self.workers = workers
+        self.progress = progress
+        if report.mode == "full":
+            writer.clear()
+        self.known = writer.known_files()
+
+    def apply(self, found: Discovery) -> None:
+        report, writer = self.report, self.writer
+        report.skipped.update(found.skipped)
+        present = {c.path for c in found.files}
+        gone = [row[0] for path, row in self.known.items() if path not in present]
+        writer.remove(gone)
+        report.removed = len(gone)
+        jobs = self._plan(found.files)
+        big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
+        mark = time.perf_counter()
+        with writer.bulk() if big else nullcontext():
+            self._write(jobs)
+            report.phases["extract+write"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+        report.phases["indexes"] = time.perf_counter() - mark
+        report.files, report.nodes, report.refs = writer.counts()
+
+    def _plan(self, candidates: list[Candidate]) -> list[_Job]:
+        """Jobs for the files that may have changed; unchanged and oversized ones are settled."""
+        jobs: list[_Job] = []
+        for candidate in candidates:
+            row = self.known.get(candidate.path)
+            if row is not None and _is_current(row, candidate):
+                self.report.unchanged += 1
+            elif candidate.size > MAX_FILE_BYTES:
+                self._oversized(candidate, row)
+            else:
+                jobs.append((str(self.root / candidate.path), candidate.path, candidate.size,
+                             candidate.mtime_ns, row[3] if row else ""))
+        jobs.sort(key=lambda job: -job[2])  # big files first: better balance across workers
+        return jobs
+
+    def _oversized(self, candidate: Candidate, row: FileRow | None) -> None:
+        if row is not None and row[4] == "too_large" and row[1] == candidate.size:
+            self.writer.touch(row[0], candidate.size, candidate.mtime_ns, time.time_ns())
+            self.report.unchanged += 1
+            return
+        facts = FileFacts(candidate.path, candidate.lang.code, candidate.size,
+                          candidate.mtime_ns, "", status="too_large", indexed_ns=time.time_ns())
+        self.writer.put(facts, row[0] if row else None)
+
+    def _write(self, jobs: list[_Job]) -> None:
+        report, writer = self.report, self.writer
+        total = len(jobs)
+        for done, result in enumerate(_results(jobs, self.workers), 1):
+            if isinstance(result, tuple):
+                path, size, mtime_ns, indexed_ns = result
+                writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)
+                report.unchanged += 1
+            else:
+                row = self.known.get(result.path)
+                writer.put(result, row[0] if row else None)
+                if result.status == "ok":
+                    report.parsed += 1
+                    report.parse_errors += result.parse_errors
+                else:
+                    report.skipped[result.status] += 1
+                    if result.status in FAILED_STATUSES:
+                        report.failed.append((result.path, result.status))
+            if self.progress is not None:
+                self.progress(done, total)
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """Fold the WAL back into the map after a run; skipped while readers hold it."""
+    with suppress(sqlite3.OperationalError):  # busy: the next run checkpoints again
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+# ----------------------------------------------------------------------------- check
+
+@dataclass(slots=True)
+class Freshness:
+    """How the map compares with the tree (``codenav index --check``)."""
+
+    built: bool
+    changed: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def fresh(self) -> bool:
+        return self.built and not (self.changed or self.added or self.removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"built": self.built, "fresh": self.fresh, "changed": self.changed,
+                "added": self.added, "removed": self.removed}
+
+
+def check(root: Path, db_path: Path | None = None) -> Freshness:
+    """Compare the map with the tree without writing anything."""
+    root = root.resolve()
+    db_path = db_path or db.default_db_path(root)
+    try:
+        conn = db.connect_reader(db_path)
+    except MapNotBuilt:
+        return Freshness(built=False)
+    try:
+        rows = {path: (fid, size, mtime, digest, status, indexed) for
+                path, fid, size, mtime, digest, status, indexed in conn.execute(
+                    "SELECT path, id, size, mtime_ns, hash, status, indexed_ns FROM files")}
+    finally:
+        conn.close()
+    out = Freshness(built=True)
+    found = discover(root)
+    present = set()
+    for candidate in found.files:
+        present.add(candidate.path)
+        row = rows.get(candidate.path)
+        if row is None:
+            out.added.append(candidate.path)
+        elif not _is_current(row, candidate) and _content_changed(root, candidate, row):
+            out.changed.append(candidate.path)
+    out.removed = sorted(set(rows) - present)
+    return out
+
+
+def _content_changed(root: Path, candidate: Candidate, row: FileRow) -> bool:
+    if candidate.size > MAX_FILE_BYTES:
+        return row[4] != "too_large" or row[1] != candidate.size
+    try:
+        data = (root / candidate.path).read_bytes()
+    except OSError:
+        return True
+    return not row[3] or file_hash(data) != row[3]
+

@@ -1,0 +1,119 @@
+"""Plain data shared by the layers: what extraction produces and what the store holds.
+
+No I/O here. Positions are already in SPEC §2 units (1-based lines, 1-based UTF-16
+columns); byte offsets are kept only where source text is sliced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+__all__ = [
+    "FILE_STATUSES",
+    "Anchor",
+    "Definition",
+    "FileFacts",
+    "Import",
+    "Problem",
+    "RefRow",
+    "node_id",
+]
+
+# Why a discovered file has no symbols in the map (``ok`` files do).
+FILE_STATUSES = ("ok", "binary", "too_large", "unreadable", "timeout")
+
+
+class Definition(NamedTuple):
+    """A definition found in one file; becomes a map node."""
+
+    kind: str  # class, function, method, property, variable, constant, field, type …
+    name: str
+    qname: str  # qualified inside the file: ``Outer.Inner.method``
+    key: str  # qname made unique in the file: ``qname``, ``qname~2`` … (SPEC §2)
+    parent: int  # index of the enclosing definition in the same list; -1 = the file
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    name_line: int
+    name_col: int
+    name_end_col: int
+    start_byte: int
+    end_byte: int
+    signature: str
+    doc: str | None
+
+
+# One identifier use: (name, kind, line, col, scope, qualifier); it ends at
+# col + utf16_len(name) since identifiers never span lines.
+# ``scope`` indexes the innermost enclosing Definition (-1 = file level); ``qualifier`` is the
+# receiver of an attribute (``self`` in ``self.save``), or None.
+RefRow = tuple[str, str, int, int, int, "str | None"]
+
+
+class Import(NamedTuple):
+    """One name bound by an import statement."""
+
+    module: str  # as written, leading dots kept for relative imports: ``..pkg.mod``
+    name: str | None  # imported member (``from m import name``), None for ``import m``
+    alias: str | None  # ``as`` name
+    wildcard: bool
+    line: int
+    col: int
+    scope: int  # enclosing Definition index, -1 = file level
+
+
+class Problem(NamedTuple):
+    """A syntax error tree-sitter recovered from."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    message: str
+
+
+@dataclass(slots=True)
+class FileFacts:
+    """Everything extraction learned about one file."""
+
+    path: str  # repo-relative, ``/`` separators
+    lang: str  # short code (``py``)
+    size: int
+    mtime_ns: int
+    hash: str
+    status: str = "ok"
+    indexed_ns: int = 0  # wall clock when the content was read
+    lines: int = 0
+    parse_errors: int = 0  # every syntax error; ``problems`` keeps the first few
+    doc: str | None = None
+    defs: list[Definition] = field(default_factory=list)
+    refs: list[RefRow] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    parse_ms: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A position in the tree as every answer shows it (SPEC §2)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int | None = None
+    snippet: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"file": self.file, "line": self.line, "col": self.col}
+        if self.end_line is not None:
+            out["endLine"] = self.end_line
+        if self.snippet is not None:
+            out["snippet"] = self.snippet
+        return out
+
+
+def node_id(lang: str, path: str, key: str | None = None) -> str:
+    """``<lang>:<relpath>[#key]`` (SPEC §2)."""
+    return f"{lang}:{path}#{key}" if key else f"{lang}:{path}"

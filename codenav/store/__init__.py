@@ -1,0 +1,1 @@
+"""The SQLite map: schema, connections, writes and typed reads."""

@@ -1,0 +1,163 @@
+"""Opening the map: location, pragmas, schema version, transactions.
+
+Concurrency (SPEC §1, notes/RELIABILITY-AND-PERF.md A4): the map is in WAL mode so readers
+never block the writer or each other; writers take the write lock up front with
+``BEGIN IMMEDIATE`` (a deferred upgrade fails at once with SQLITE_BUSY_SNAPSHOT); a rebuild
+happens inside one transaction of the live file, never by renaming a new file over it.
+sqlite3 errors are translated into codenav's errors here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from codenav.errors import MapIncompatible, MapNotBuilt
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "connect_reader",
+    "connect_writer",
+    "default_db_path",
+    "ensure_schema",
+    "index_statements",
+    "read_meta",
+    "schema_version",
+    "write_transaction",
+]
+
+SCHEMA_VERSION = 1
+MAP_DIR = ".codenav"
+MAP_FILE = "map.db"
+_WRITER_BUSY_S = 120.0  # another writer may hold the lock for a whole cold build
+_READER_BUSY_S = 10.0
+
+
+def default_db_path(root: Path) -> Path:
+    """``$CODENAV_DB`` if set, else ``ROOT/.codenav/map.db``."""
+    env = os.environ.get("CODENAV_DB")
+    return Path(env).expanduser().resolve() if env else root / MAP_DIR / MAP_FILE
+
+
+def _prepare_dir(path: Path) -> None:
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        if folder.name == MAP_DIR:
+            # Keep the map out of commits without touching the user's .gitignore.
+            (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+
+
+def connect_writer(path: Path) -> sqlite3.Connection:
+    """A connection for the one writer: WAL, long busy timeout, explicit transactions."""
+    _prepare_dir(path)
+    try:
+        conn = sqlite3.connect(path, timeout=_WRITER_BUSY_S, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        conn.execute("PRAGMA cache_size=-65536")
+    except sqlite3.DatabaseError as exc:
+        raise MapNotBuilt(
+            f"cannot open the map at {path}: {exc}",
+            hint="Delete the file (it is derived data) and run `codenav index`.") from exc
+    return conn
+
+
+def connect_reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a built map; raises MapNotBuilt when there is none yet."""
+    if not path.is_file():
+        raise MapNotBuilt(f"no map at {path}")
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=_READER_BUSY_S,
+                               isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA query_only=1")
+        version = schema_version(conn)
+    except sqlite3.DatabaseError as exc:
+        raise MapNotBuilt(f"cannot read the map at {path}: {exc}",
+                          hint="Run `codenav index --full` to rebuild it.") from exc
+    if version != SCHEMA_VERSION:
+        conn.close()
+        _check_version(version, path)
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _check_version(version: int, path: Path) -> None:
+    if version > SCHEMA_VERSION:
+        raise MapIncompatible(
+            f"the map at {path} has schema {version}, newer than this codenav's {SCHEMA_VERSION}",
+        )
+    if version == 0:
+        raise MapNotBuilt(f"the map at {path} is empty (its first build has not finished)")
+    raise MapNotBuilt(f"the map at {path} has an older schema ({version}); it needs a rebuild",
+                      hint="Run `codenav index` (or map_rebuild) to rebuild it.")
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back if the body raises (or is interrupted)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@cache
+def _schema_statements() -> list[str]:
+    text = resources.files("codenav.store").joinpath("schema.sql").read_text("utf-8")
+    statements: list[str] = []
+    pending = ""
+    for line in text.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    return statements
+
+
+def index_statements() -> list[tuple[str, str]]:
+    """(name, CREATE INDEX statement) of every secondary index in the schema."""
+    out = []
+    for statement in _schema_statements():
+        words = statement.split()
+        if words[:2] == ["CREATE", "INDEX"]:
+            out.append((words[2], statement))
+    return out
+
+
+def ensure_schema(conn: sqlite3.Connection, path: Path) -> bool:
+    """Inside a write transaction: create or rebuild the schema; True when it was (re)made.
+
+    A map written by a newer codenav is refused, never touched.
+    """
+    version = schema_version(conn)
+    if version == SCHEMA_VERSION:
+        return False
+    if version > SCHEMA_VERSION:
+        _check_version(version, path)
+    existing = conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') "
+        "AND name NOT LIKE 'sqlite_%'").fetchall()
+    for kind, name in existing:
+        conn.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
+    for statement in _schema_statements():
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    return True
+
+
+def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT key, value FROM meta").fetchall())

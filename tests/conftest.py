@@ -1,0 +1,54 @@
+"""Shared helpers: sample repositories on disk and the codenav command as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create ``files`` (relative path -> content) under ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def run_codenav(*args: str | Path, cwd: Path | None = None, timeout: float = 120,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m codenav ARGS`` and capture its output."""
+    merged = {**os.environ, **(env or {})}
+    merged.pop("CODENAV_DB", None) if env is None or "CODENAV_DB" not in env else None
+    return subprocess.run([sys.executable, "-m", "codenav", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, env=merged,
+                          stdin=subprocess.DEVNULL, check=False)
+
+
+def check_golden(path: Path, actual: str) -> None:
+    """Compare with a golden file; ``UPDATE_GOLDEN=1`` rewrites it instead."""
+    if UPDATE_GOLDEN or not path.exists():
+        if not UPDATE_GOLDEN:
+            pytest.fail(f"golden {path.name} is missing; run with UPDATE_GOLDEN=1 to create it")
+        path.write_text(actual, encoding="utf-8")
+        return
+    expected = path.read_text(encoding="utf-8")
+    assert actual == expected, f"{path.name} differs (UPDATE_GOLDEN=1 regenerates it)"
+
+
+@pytest.fixture
+def make_repo(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    def make(files: dict[str, str | bytes]) -> Path:
+        return write_tree(tmp_path / "repo", files)
+    return make
