@@ -29,8 +29,8 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 def run_codenav(*args: str | Path, cwd: Path | None = None, timeout: float = 120,
                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``python -m codenav ARGS`` and capture its output."""
-    merged = {**os.environ, **(env or {})}
-    merged.pop("CODENAV_DB", None) if env is None or "CODENAV_DB" not in env else None
+    merged = {key: value for key, value in os.environ.items() if key != "CODENAV_DB"}
+    merged.update(env or {})
     return subprocess.run([sys.executable, "-m", "codenav", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout, env=merged,
                           stdin=subprocess.DEVNULL, check=False)

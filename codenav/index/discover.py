@@ -56,8 +56,12 @@ def is_excluded_dir(name: str) -> bool:
     return name in _ALWAYS_EXCLUDED or name.endswith(".egg-info")
 
 
-def discover(root: Path, max_bytes: int = MAX_FILE_BYTES) -> Discovery:
-    """Every mappable file under ``root`` (an absolute, resolved path), sorted by path."""
+def discover(root: Path, max_bytes: int | None = None) -> Discovery:
+    """Every mappable file under ``root`` (an absolute, resolved path), sorted by path.
+
+    Files over ``max_bytes`` (default 2 MiB) are listed but counted as skipped ``too_large``.
+    """
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
     listed = _git_files(root)
     found = Discovery(source="git") if listed is not None else Discovery()
     if listed is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from tree_sitter import QueryCursor
@@ -136,10 +137,10 @@ def extract(lang: Language, data: bytes) -> Extraction:
         elif role[0] == "doc" and module_doc is None:
             module_doc = caps["doc.module"][0]
 
-    kept = _resolve_defs(lang, defs, data, index)
+    kept, names = _resolve_defs(lang, defs, data, index)
     out.defs = kept
     out.doc = _doc_line(_text(module_doc, data)) if module_doc is not None else None
-    out.refs = _collect_refs(identifiers, refs, kept, index, data)
+    out.refs = _collect_refs(identifiers, refs, kept, names, index=index, data=data)
     out.imports = _collect_imports(imports, kept, index, data)
     return out
 
@@ -190,7 +191,7 @@ def _swallowed(root: Any, index: LineIndex) -> list[tuple[int, int]]:
 
 
 def _text(node: Any, data: bytes) -> str:
-    return data[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape")
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]],
@@ -216,8 +217,11 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
 
 
 def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
-                  index: LineIndex) -> list[Definition]:
-    """Nest, classify, qualify and number the definitions; demoted ones stay references."""
+                  index: LineIndex) -> tuple[list[Definition], set[int]]:
+    """Nest, classify, qualify and number the definitions; demoted ones stay references.
+
+    Returns the definitions and the start bytes of their names.
+    """
     ordered = sorted(captures.values(), key=lambda d: (d.outer.start_byte, -d.outer.end_byte))
     parents: list[int] = []
     stack: list[int] = []
@@ -232,6 +236,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         stack.append(i)
 
     kept: list[Definition] = []
+    names: set[int] = set()
     new_index: dict[int, int] = {}
     seen_vars: set[tuple[int, str]] = set()
     key_counts: dict[str, int] = {}
@@ -264,6 +269,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         doc = (_doc_line(_text(cap.doc, data)) if cap.doc is not None
                else _comment_doc(lang, outer, data))
         new_index[i] = len(kept)
+        names.add(name_node.start_byte)
         kept.append(Definition(
             kind=kind, name=name, qname=qname,
             key=qname if count == 1 else f"{qname}~{count}",
@@ -275,7 +281,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
             signature=_signature(cap.inner, data, lang.comments),
             doc=doc,
         ))
-    return kept
+    return kept, names
 
 
 def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
@@ -342,46 +348,62 @@ def _scope_finder(defs: list[Definition]) -> Any:
 
 
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any, Any]],
-                  defs: list[Definition], index: LineIndex, data: bytes) -> list[RefRow]:
-    """Every identifier that does not name a node, with the most specific kind captured."""
-    names = {(d.name_line, d.name_col) for d in defs}
-    items: list[tuple[int, str, Any, Any]] = []
+                  defs: list[Definition], names: set[int], *, index: LineIndex,
+                  data: bytes) -> list[RefRow]:
+    """Every identifier that does not name a node, with the most specific kind captured.
+
+    ``names`` holds the start bytes of the nodes' own names. The hot loop of indexing: one
+    pass in document order, with the innermost enclosing definition tracked by a stack.
+    """
+    items: list[tuple[int, Any, str, Any]] = []
     append_item = items.append
     pop = specific.pop
     for node in identifiers:
         start = node.start_byte
+        if start in names:
+            continue
         found = pop(start, None)
         if found is None:
-            append_item((start, "name", node, None))
+            append_item((start, node, "name", None))
         else:
-            append_item((start, found[1], node, found[3]))
+            append_item((start, node, found[1], found[3]))
     # Captures on nodes that are not identifiers (strings in ``__all__`` …).
-    items.extend((start, kind, node, qual) for start, (_, kind, node, qual) in specific.items())
-    items.sort(key=lambda item: item[0])  # the scope sweep needs document order
+    items.extend((start, node, kind, qual) for start, (_, kind, node, qual) in specific.items()
+                 if start not in names)
+    items.sort(key=itemgetter(0))
 
-    scope = _scope_finder(defs)
+    starts = [d.start_byte for d in defs]
+    ends = [d.end_byte for d in defs]
+    count = len(defs)
+    stack: list[int] = []
+    position = 0
     rows: list[RefRow] = []
     append = rows.append
     ascii_text = data.isascii()
     col_of = index.col
-    for start, kind, node, qualifier_node in items:
+    for start, node, kind, qualifier_node in items:
+        while position < count and starts[position] <= start:
+            while stack and ends[stack[-1]] <= starts[position]:
+                stack.pop()
+            stack.append(position)
+            position += 1
+        while stack and ends[stack[-1]] <= start:
+            stack.pop()
         raw = data[start : node.end_byte]
         row, byte_col = node.start_point
         if ascii_text:
             name = raw.decode("ascii")
             col = byte_col + 1
         else:
-            name = raw.decode("utf-8", "surrogateescape")
+            name = raw.decode("utf-8", "replace")
             col = col_of(row, byte_col)
-        if (row + 1, col) in names:
-            continue
         qualifier = None
         if qualifier_node is not None:
             qualifier = data[qualifier_node.start_byte : qualifier_node.end_byte].decode(
-                "utf-8", "surrogateescape")
+                "utf-8", "replace")
             if len(qualifier) > _MAX_QUALIFIER or not _DOTTED.fullmatch(qualifier):
                 qualifier = "*"  # an expression, not a dotted name
-        append((name, kind, row + 1, col, scope(start), qualifier))
+        append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier))
     return rows
 
 

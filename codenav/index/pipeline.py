@@ -32,9 +32,11 @@ from codenav.index.extract import extract
 from codenav.index.languages import by_extension
 from codenav.model import FileFacts
 from codenav.store import db
-from codenav.store.write import FileRow, MapWriter
+from codenav.store.write import FileRow, FileRows, MapWriter, encode
 
-__all__ = ["Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree"]
+__all__ = [
+    "Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree", "read_facts",
+]
 
 # A file modified this close before it was read may change again without its mtime moving.
 RACY_NS = 2_000_000_000
@@ -88,15 +90,21 @@ def file_hash(data: bytes) -> str:
 
 # ---------------------------------------------------------------------------- workers
 
-# (absolute path, repo-relative path, size, mtime_ns, hash already in the map or "")
-_Job = tuple[str, str, int, int, str]
+# (absolute path, repo-relative path, size, mtime_ns, hash already in the map or "", file id)
+_Job = tuple[str, str, int, int, str, int]
 # A file whose content hash matched the map: (path, size, mtime_ns, indexed_ns).
 _Same = tuple[str, int, int, int]
 
 
-def _read_and_extract(job: _Job) -> FileFacts | _Same:
-    """Read one file, and unless its hash is already in the map, extract its facts."""
-    full, rel, size, mtime_ns, known = job
+def _work(job: _Job) -> FileRows | _Same:
+    """In a parser process: one file's rows, or _Same when its content is already mapped."""
+    facts = read_facts(*job[:5])
+    return facts if isinstance(facts, tuple) else encode(facts, job[5])
+
+
+def read_facts(full: str, rel: str, size: int, mtime_ns: int,
+               known: str = "") -> FileFacts | _Same:
+    """Read one file and, unless its hash equals ``known``, extract its facts."""
     lang = by_extension(rel)
     assert lang is not None
     indexed_ns = time.time_ns()
@@ -133,9 +141,9 @@ def _warm_worker() -> None:
         parser_and_query(lang)
 
 
-def _results(jobs: list[_Job], workers: int) -> Iterator[FileFacts | _Same]:
+def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
     if workers <= 1 or len(jobs) < _IN_PROCESS_BELOW:
-        yield from map(_read_and_extract, jobs)
+        yield from map(_work, jobs)
         return
     # fork is cheap and safe from a single-threaded CLI; a threaded host (the MCP server)
     # gets forkserver so no worker inherits another thread's locks.
@@ -145,7 +153,7 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileFacts | _Same]:
     context = multiprocessing.get_context(method)
     chunk = max(1, min(16, len(jobs) // (workers * 8)))
     with context.Pool(workers, initializer=_warm_worker) as pool:
-        yield from pool.imap_unordered(_read_and_extract, jobs, chunksize=chunk)
+        yield from pool.imap_unordered(_work, jobs, chunksize=chunk)
 
 
 def _default_jobs() -> int:
@@ -241,8 +249,9 @@ class _Run:
             elif candidate.size > MAX_FILE_BYTES:
                 self._oversized(candidate, row)
             else:
+                file_id = row[0] if row else self.writer.new_file_id()
                 jobs.append((str(self.root / candidate.path), candidate.path, candidate.size,
-                             candidate.mtime_ns, row[3] if row else ""))
+                             candidate.mtime_ns, row[3] if row else "", file_id))
         jobs.sort(key=lambda job: -job[2])  # big files first: better balance across workers
         return jobs
 
@@ -253,7 +262,8 @@ class _Run:
             return
         facts = FileFacts(candidate.path, candidate.lang.code, candidate.size,
                           candidate.mtime_ns, "", status="too_large", indexed_ns=time.time_ns())
-        self.writer.put(facts, row[0] if row else None)
+        file_id = row[0] if row else self.writer.new_file_id()
+        self.writer.put(encode(facts, file_id), replacing=row is not None)
 
     def _write(self, jobs: list[_Job]) -> None:
         report, writer = self.report, self.writer
@@ -264,8 +274,7 @@ class _Run:
                 writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)
                 report.unchanged += 1
             else:
-                row = self.known.get(result.path)
-                writer.put(result, row[0] if row else None)
+                writer.put(result, replacing=result.path in self.known)
                 if result.status == "ok":
                     report.parsed += 1
                     report.parse_errors += result.parse_errors

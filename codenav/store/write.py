@@ -1,8 +1,10 @@
 """Writing the map: files, nodes, references, imports and problems, in batches.
 
-Only ``codenav.index`` writes. Every method runs inside the caller's write transaction
-(``db.write_transaction``); node ids are assigned here so that parents and scopes can be
-written in the same batch without reading ids back.
+Only ``codenav.index`` writes. Node ids are derived, not allocated: a file's nodes are
+``file_id << 20 | n`` (``n = 0`` for the file itself, ``1 + i`` for its i-th definition), so
+a parser process that knows the file id builds rows ready to insert (:func:`encode`) and the
+writing process only hands them to SQLite. Every method runs inside the caller's write
+transaction (``db.write_transaction``).
 """
 
 from __future__ import annotations
@@ -10,18 +12,86 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from codenav.model import FileFacts, node_id
 from codenav.store import db
 
-__all__ = ["FileRow", "MapWriter"]
+__all__ = ["NODE_BITS", "FileRow", "FileRows", "MapWriter", "encode", "file_node"]
+
+NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays far below
 
 # (id, size, mtime_ns, hash, status, indexed_ns) as stored for one path.
 FileRow = tuple[int, int, int, str, str, int]
 
 _FILE_TABLES = ("nodes", "refs", "imports", "problems", "edges")
+_INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
+                "lines, parse_errors, indexed_ns) VALUES (?,?,?,?,?,?,?,?,?,?)")
+_INSERT_NODES = ("INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
+                 "end_line, end_col, name_line, name_col, name_end_col, start_byte, end_byte, "
+                 "signature, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qualifier) "
+                "VALUES (?,?,?,?,?,?,?)")
+_INSERT_IMPORTS = ("INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, "
+                   "col) VALUES (?,?,?,?,?,?,?,?)")
+_INSERT_PROBLEMS = ("INSERT INTO problems (file_id, line, col, end_line, end_col, message) "
+                    "VALUES (?,?,?,?,?,?)")
+
+
+def file_node(file_id: int) -> int:
+    """The node id of a file's own (module) node."""
+    return file_id << NODE_BITS
+
+
+@dataclass(slots=True)
+class FileRows:
+    """One file's facts as table rows, ready for ``executemany``."""
+
+    file: tuple[Any, ...]
+    nodes: list[tuple[Any, ...]] = field(default_factory=list)
+    refs: list[tuple[Any, ...]] = field(default_factory=list)
+    imports: list[tuple[Any, ...]] = field(default_factory=list)
+    problems: list[tuple[Any, ...]] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return str(self.file[1])
+
+    @property
+    def status(self) -> str:
+        return str(self.file[6])
+
+    @property
+    def parse_errors(self) -> int:
+        return int(self.file[8])
+
+
+def encode(facts: FileFacts, file_id: int) -> FileRows:
+    """The rows that store ``facts`` as file ``file_id``."""
+    rows = FileRows((file_id, facts.path, facts.lang, facts.size, facts.mtime_ns, facts.hash,
+                     facts.status, facts.lines, facts.parse_errors, facts.indexed_ns))
+    if facts.status != "ok":
+        return rows
+    base = file_node(file_id)
+    first = base + 1
+    lang, path = facts.lang, facts.path
+    rows.nodes.append((base, node_id(lang, path), file_id, None, "module",
+                       PurePosixPath(path).stem, "", 1, 1, max(facts.lines, 1), 1, 1, 1, 1, 0,
+                       facts.size, "", facts.doc))
+    rows.nodes.extend(
+        (first + i, node_id(lang, path, d.key), file_id,
+         first + d.parent if d.parent >= 0 else base, d.kind, d.name, d.qname,
+         d.line, d.col, d.end_line, d.end_col, d.name_line, d.name_col, d.name_end_col,
+         d.start_byte, d.end_byte, d.signature, d.doc)
+        for i, d in enumerate(facts.defs))
+    rows.refs = [(file_id, first + scope if scope >= 0 else base, name, kind, line, col, qual)
+                 for name, kind, line, col, scope, qual in facts.refs]
+    rows.imports = [(file_id, first + i.scope if i.scope >= 0 else base, i.module, i.name,
+                     i.alias, int(i.wildcard), i.line, i.col) for i in facts.imports]
+    rows.problems = [(file_id, *p) for p in facts.problems]
+    return rows
 
 
 class MapWriter:
@@ -29,12 +99,13 @@ class MapWriter:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._next_node = self._max_id("nodes") + 1
-        self._next_file = self._max_id("files") + 1
+        row = conn.execute("SELECT max(id) FROM files").fetchone()
+        self._next_file = int(row[0] or 0) + 1
 
-    def _max_id(self, table: str) -> int:
-        row = self.conn.execute(f"SELECT max(id) FROM {table}").fetchone()
-        return int(row[0] or 0)
+    def new_file_id(self) -> int:
+        """An id no file of the map uses."""
+        self._next_file += 1
+        return self._next_file - 1
 
     def known_files(self) -> dict[str, FileRow]:
         """Every file row by path."""
@@ -47,7 +118,7 @@ class MapWriter:
         """Forget every file (a full rebuild, still inside the caller's transaction)."""
         for table in ("files", *_FILE_TABLES):
             self.conn.execute(f"DELETE FROM {table}")
-        self._next_node = self._next_file = 1
+        self._next_file = 1
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
@@ -80,63 +151,20 @@ class MapWriter:
         self.conn.execute("UPDATE files SET size = ?, mtime_ns = ?, indexed_ns = ? WHERE id = ?",
                           (size, mtime_ns, indexed_ns, file_id))
 
-    def put(self, facts: FileFacts, old_id: int | None = None) -> tuple[int, int]:
-        """Replace one file's facts; returns (nodes, refs) written."""
+    def put(self, rows: FileRows, replacing: bool) -> None:
+        """Write one file's rows; ``replacing`` when the file id is already in the map."""
         conn = self.conn
-        indexed_ns = facts.indexed_ns
-        if old_id is not None:
-            self._clear_contents([(old_id,)])
-            file_id = old_id
-            conn.execute(
-                "UPDATE files SET lang=?, size=?, mtime_ns=?, hash=?, status=?, lines=?, "
-                "parse_errors=?, indexed_ns=? WHERE id=?",
-                (facts.lang, facts.size, facts.mtime_ns, facts.hash, facts.status, facts.lines,
-                 facts.parse_errors, indexed_ns, file_id))
-        else:
-            file_id = self._next_file
-            self._next_file += 1
-            conn.execute(
-                "INSERT INTO files (id, path, lang, size, mtime_ns, hash, status, lines, "
-                "parse_errors, indexed_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (file_id, facts.path, facts.lang, facts.size, facts.mtime_ns, facts.hash,
-                 facts.status, facts.lines, facts.parse_errors, indexed_ns))
-        if facts.status != "ok":
-            return 0, 0
-
-        base = self._next_node
-        self._next_node += len(facts.defs) + 1
-        lang, path = facts.lang, facts.path
-        last_line = max(facts.lines, 1)
-        nodes: list[tuple[Any, ...]] = [
-            (base, node_id(lang, path), file_id, None, "module", PurePosixPath(path).stem, "",
-             1, 1, last_line, 1, 1, 1, 1, 0, facts.size, "", facts.doc)]
-        nodes.extend(
-            (base + 1 + i, node_id(lang, path, d.key), file_id,
-             base + 1 + d.parent if d.parent >= 0 else base, d.kind, d.name, d.qname,
-             d.line, d.col, d.end_line, d.end_col, d.name_line, d.name_col, d.name_end_col,
-             d.start_byte, d.end_byte, d.signature, d.doc)
-            for i, d in enumerate(facts.defs))
-        conn.executemany(
-            "INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
-            "end_line, end_col, name_line, name_col, name_end_col, start_byte, end_byte, "
-            "signature, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", nodes)
-        first = base + 1
-        conn.executemany(
-            "INSERT INTO refs (file_id, scope_id, name, kind, line, col, qualifier) "
-            "VALUES (?,?,?,?,?,?,?)",
-            [(file_id, first + scope if scope >= 0 else base, name, kind, line, col, qual)
-             for name, kind, line, col, scope, qual in facts.refs])
-        if facts.imports:
-            conn.executemany(
-                "INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, col) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(file_id, first + i.scope if i.scope >= 0 else base, i.module, i.name, i.alias,
-                  int(i.wildcard), i.line, i.col) for i in facts.imports])
-        if facts.problems:
-            conn.executemany(
-                "INSERT INTO problems (file_id, line, col, end_line, end_col, message) "
-                "VALUES (?,?,?,?,?,?)", [(file_id, *p) for p in facts.problems])
-        return len(nodes), len(facts.refs)
+        if replacing:
+            self._clear_contents([(rows.file[0],)])
+        conn.execute(_INSERT_FILE, rows.file)
+        if rows.nodes:
+            conn.executemany(_INSERT_NODES, rows.nodes)
+        if rows.refs:
+            conn.executemany(_INSERT_REFS, rows.refs)
+        if rows.imports:
+            conn.executemany(_INSERT_IMPORTS, rows.imports)
+        if rows.problems:
+            conn.executemany(_INSERT_PROBLEMS, rows.problems)
 
     def set_meta(self, values: dict[str, str]) -> None:
         self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print tables. Results are never asserted in tests."""

@@ -1,0 +1,87 @@
+"""The map file: schema versions, readers and writers."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from codenav.errors import MapIncompatible, MapNotBuilt
+from codenav.store import db
+
+
+def make_map(path: Path) -> None:
+    conn = db.connect_writer(path)
+    with db.write_transaction(conn):
+        assert db.ensure_schema(conn, path) is True
+    with db.write_transaction(conn):
+        assert db.ensure_schema(conn, path) is False
+    conn.close()
+
+
+def test_reader_without_a_map_says_map_not_built(tmp_path: Path) -> None:
+    with pytest.raises(MapNotBuilt):
+        db.connect_reader(tmp_path / "missing.db")
+
+
+def test_reader_of_a_created_map_is_read_only(tmp_path: Path) -> None:
+    path = tmp_path / ".codenav" / "map.db"
+    make_map(path)
+    assert (path.parent / ".gitignore").read_text() == "*\n"
+    reader = db.connect_reader(path)
+    with pytest.raises(sqlite3.OperationalError):
+        reader.execute("INSERT INTO meta VALUES ('k', 'v')")
+    assert db.schema_version(reader) == db.SCHEMA_VERSION
+
+
+def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "map.db"
+    make_map(path)
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version={db.SCHEMA_VERSION + 1}")
+    conn.execute("INSERT INTO meta VALUES ('from', 'the future')")
+    conn.commit()
+    conn.close()
+    with pytest.raises(MapIncompatible, match="newer"):
+        db.connect_reader(path)
+    writer = db.connect_writer(path)
+    with pytest.raises(MapIncompatible), db.write_transaction(writer):
+        db.ensure_schema(writer, path)
+    assert db.read_meta(writer) == {"from": "the future"}
+
+
+def test_older_schema_is_rebuilt_in_one_transaction(tmp_path: Path) -> None:
+    path = tmp_path / "map.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE files (legacy TEXT)")
+    conn.execute("PRAGMA user_version=0")
+    conn.commit()
+    conn.close()
+    with pytest.raises(MapNotBuilt):
+        db.connect_reader(path)
+    writer = db.connect_writer(path)
+    with db.write_transaction(writer):
+        assert db.ensure_schema(writer, path) is True
+    columns = {row[1] for row in writer.execute("PRAGMA table_info(files)")}
+    assert {"path", "hash", "mtime_ns"} <= columns
+
+
+def test_a_file_that_is_not_a_database_is_map_not_built(tmp_path: Path) -> None:
+    path = tmp_path / "map.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(MapNotBuilt):
+        db.connect_reader(path)
+
+
+def test_index_statements_come_from_the_schema() -> None:
+    names = [name for name, _ in db.index_statements()]
+    assert "refs_name" in names and "nodes_name" in names
+
+
+def test_default_db_path_honours_the_environment(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CODENAV_DB", raising=False)
+    assert db.default_db_path(tmp_path) == tmp_path / ".codenav" / "map.db"
+    monkeypatch.setenv("CODENAV_DB", str(tmp_path / "elsewhere.db"))
+    assert db.default_db_path(tmp_path) == tmp_path / "elsewhere.db"
