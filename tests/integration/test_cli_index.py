@@ -116,3 +116,33 @@ def test_cwd_default_root(tmp_path: Path) -> None:
     done = run_codenav("index", "--quiet", cwd=root)
     assert done.returncode == 0, done.stderr
     assert (root / ".codenav" / "map.db").is_file()
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    files = {f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(60)}
+    root = write_tree(tmp_path / "repo", files)
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "codenav", "index", str(root)],
+                              stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL,
+                              timeout=120, check=False)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0
+    assert b"indexing" in shown  # the bar's label, drawn on the terminal
+    assert done.stdout.decode().startswith(f"codenav index {root.resolve()}: 60 parsed")
