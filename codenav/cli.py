@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from codenav import __version__
 from codenav.errors import CodenavError
@@ -56,6 +57,38 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument("--check", action="store_true",
                        help="change nothing; exit 1 when the map is missing or stale")
     index.set_defaults(run=_cmd_index)
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the tools to an agent over MCP (stdio)",
+        description="Serve codenav's tools over MCP on stdin/stdout. Builds the map in the "
+                    "background when it is missing.")
+    mcp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    mcp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
+    mcp.add_argument("--force-root", metavar="DIR",
+                     help="refuse any root or path argument outside DIR (fail closed)")
+    mcp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
+    mcp.add_argument("--lsp", choices=("auto", "off"), default="auto",
+                     help="use language servers when available (default: auto)")
+    mcp.set_defaults(run=_cmd_mcp)
+
+    call = commands.add_parser(
+        "call", help="call one tool and print its envelope as JSON",
+        description="Call one tool, print its envelope (JSON). Exit 0 when ok, 1 when not, "
+                    "2 when the command line is wrong (unknown tool, arguments not a JSON "
+                    "object).")
+    call.add_argument("tool", help="tool name, e.g. map_status")
+    call.add_argument("arguments", nargs="?", default="{}", help="arguments as a JSON object")
+    call.add_argument("--root", default=".", help="repository root (default: .)")
+    call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
+    call.add_argument("--pretty", action="store_true", help="indent the JSON")
+    call.set_defaults(run=_cmd_call)
+
+    status = commands.add_parser("status", help="print map_status as JSON",
+                                 description="Same as `codenav call map_status`.")
+    status.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    status.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
+    status.add_argument("--pretty", action="store_true", help="indent the JSON")
+    status.set_defaults(run=_cmd_status)
     return parser
 
 
@@ -99,6 +132,69 @@ def _cmd_index(args: argparse.Namespace) -> int:
     elif not args.quiet:
         print(f"codenav index {report.root}: {report.summary()}")
     return EXIT_OK
+
+
+def _workspace(root: str, db: str | None, force_root: str | None = None, *, watch: bool = False,
+               lsp: str = "off") -> Any:
+    from codenav.workspace import Workspace
+
+    forced = Path(force_root).expanduser() if force_root else None
+    if forced is not None and not forced.is_dir():
+        raise _UsageError(f"--force-root is not a directory: {force_root}")
+    return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp)
+
+
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    import logging
+
+    from codenav.server import serve_stdio
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="codenav %(levelname)s %(name)s: %(message)s")
+    ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp)
+    serve_stdio(ws)
+    return EXIT_OK
+
+
+def _print_envelope(envelope: dict[str, Any], pretty: bool) -> None:
+    from codenav.envelope import to_json
+
+    print(json.dumps(envelope, ensure_ascii=False, indent=2) if pretty else to_json(envelope))
+
+
+def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
+    import anyio
+
+    from codenav.tools.dispatch import call_tool
+
+    ws = _workspace(args.root, args.db)
+    try:
+        envelope = anyio.run(call_tool, ws, tool, arguments)
+    finally:
+        ws.close()
+    _print_envelope(envelope, args.pretty)
+    if envelope["ok"]:
+        return EXIT_OK
+    return EXIT_NEGATIVE
+
+
+def _cmd_call(args: argparse.Namespace) -> int:
+    from codenav.tools.registry import TOOLS, by_name
+
+    if by_name(args.tool) is None:
+        raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "
+                          + ", ".join(t.name for t in TOOLS))
+    try:
+        arguments = json.loads(args.arguments)
+    except json.JSONDecodeError as exc:
+        raise _UsageError(f"arguments are not valid JSON: {exc}") from exc
+    if not isinstance(arguments, dict):
+        raise _UsageError("arguments must be a JSON object, e.g. '{\"query\": \"Parser\"}'")
+    return _run_tool(args, args.tool, arguments)
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    return _run_tool(args, "map_status", {})
 
 
 def _describe_freshness(fresh: object) -> str:

@@ -12,13 +12,14 @@ previous map until the new one is complete, and a killed run leaves the previous
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import os
 import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -173,8 +174,13 @@ def _is_current(row: FileRow, candidate: Candidate) -> bool:
 
 
 def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
-               jobs: int | None = None, progress: Progress | None = None) -> IndexReport:
-    """Bring the map of ``root`` up to date (everything again when ``full``)."""
+               paths: Collection[str] | None = None, jobs: int | None = None,
+               progress: Progress | None = None) -> IndexReport:
+    """Bring the map of ``root`` up to date.
+
+    ``full`` re-parses every file, or with ``paths`` every file under those repo-relative
+    files or folders; ``paths`` alone limits an incremental run to them.
+    """
     started = time.perf_counter()
     root = root.resolve()
     db_path = db_path or db.default_db_path(root)
@@ -184,9 +190,12 @@ def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
     try:
         with db.write_transaction(conn):
             rebuilt = db.ensure_schema(conn, db_path)
+            everything = rebuilt or (full and paths is None)
             report = IndexReport(str(root), str(db_path),
-                                 "full" if full or rebuilt else "incremental", phases=phases)
+                                 "full" if everything else "incremental", phases=phases)
             run = _Run(root, MapWriter(conn), report, jobs or _default_jobs(), progress)
+            if not everything and paths is not None:
+                run.limit_to(paths, force=full)
             run.apply(found)
             mark = time.perf_counter()
             report.seconds = mark - started
@@ -197,6 +206,7 @@ def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
                 "last_build": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "last_build_ms": str(round(report.seconds * 1000)),
                 "last_build_mode": report.mode,
+                "counts": json.dumps(run.counts),
             })
         phases["commit"] = time.perf_counter() - mark
         mark = time.perf_counter()
@@ -221,15 +231,29 @@ class _Run:
         if report.mode == "full":
             writer.clear()
         self.known = writer.known_files()
+        self._selected: Callable[[str], bool] = lambda _path: True
+        self._force = False
+
+    def limit_to(self, paths: Collection[str], force: bool) -> None:
+        """Only look at these files or folders (repo-relative); ``force`` re-parses them."""
+        wanted = {p.strip("/") for p in paths}
+        if "" in wanted or "." in wanted:
+            self._force = force
+            return
+        prefixes = tuple(f"{p}/" for p in wanted)
+        self._selected = lambda path: path in wanted or path.startswith(prefixes)
+        self._force = force
 
     def apply(self, found: Discovery) -> None:
         report, writer = self.report, self.writer
+        candidates = [c for c in found.files if self._selected(c.path)]
         report.skipped.update(found.skipped)
         present = {c.path for c in found.files}
-        gone = [row[0] for path, row in self.known.items() if path not in present]
+        gone = [row[0] for path, row in self.known.items()
+                if path not in present and self._selected(path)]
         writer.remove(gone)
         report.removed = len(gone)
-        jobs = self._plan(found.files)
+        jobs = self._plan(candidates)
         big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
         mark = time.perf_counter()
         with writer.bulk() if big else nullcontext():
@@ -237,21 +261,24 @@ class _Run:
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
         report.phases["indexes"] = time.perf_counter() - mark
-        report.files, report.nodes, report.refs = writer.counts()
+        self.counts = writer.counts()
+        report.files, report.nodes, report.refs = (
+            self.counts["files"], self.counts["nodes"], self.counts["refs"])
 
     def _plan(self, candidates: list[Candidate]) -> list[_Job]:
         """Jobs for the files that may have changed; unchanged and oversized ones are settled."""
         jobs: list[_Job] = []
         for candidate in candidates:
             row = self.known.get(candidate.path)
-            if row is not None and _is_current(row, candidate):
+            if row is not None and not self._force and _is_current(row, candidate):
                 self.report.unchanged += 1
             elif candidate.size > MAX_FILE_BYTES:
                 self._oversized(candidate, row)
             else:
                 file_id = row[0] if row else self.writer.new_file_id()
+                known_hash = row[3] if row and not self._force else ""
                 jobs.append((str(self.root / candidate.path), candidate.path, candidate.size,
-                             candidate.mtime_ns, row[3] if row else "", file_id))
+                             candidate.mtime_ns, known_hash, file_id))
         jobs.sort(key=lambda job: -job[2])  # big files first: better balance across workers
         return jobs
 

@@ -170,9 +170,7 @@ class MapWriter:
         self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                               list(values.items()))
 
-    def counts(self) -> tuple[int, int, int]:
-        """(files, nodes, refs) now in the map."""
-        files, nodes, refs = (
-            int(self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0])
-            for t in ("files", "nodes", "refs"))
-        return files, nodes, refs
+    def counts(self) -> dict[str, int]:
+        """Rows per table now in the map (kept in meta for map_status)."""
+        return {table: int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+                for table in ("files", "nodes", "refs", "imports", "edges", "problems")}

@@ -1,0 +1,120 @@
+"""The MCP server over stdio: the only module that imports ``mcp``.
+
+Tools come from the registry; each call goes through ``tools.dispatch.call_tool`` and its
+envelope is returned as ``structuredContent`` plus one compact JSON text block, with
+``isError`` mirroring ``ok`` (SPEC §3). Nothing but protocol reaches stdout: while serving,
+``mcp``'s stdio transport points fd 1 at stderr (so children and stray prints cannot corrupt
+the stream) and ``sys.stdout`` is pointed at stderr as well, so buffered prints cannot surface
+at exit either.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from codenav import __version__
+from codenav.envelope import to_json
+from codenav.tools.dispatch import call_tool
+from codenav.tools.registry import TOOLS, input_schema
+from codenav.workspace import Workspace
+
+__all__ = ["INSTRUCTIONS", "build_server", "serve_stdio"]
+
+log = logging.getLogger("codenav.server")
+
+INSTRUCTIONS = """\
+codenav answers questions about this repository's code from a map it keeps (tree-sitter, \
+SQLite), within a token budget.
+Start with map_status. Every answer is an envelope {ok, data, tokenBudget, truncated, \
+dropped?, warnings}; when truncated, dropped.note says what was cut and the narrower call to \
+make next (dropped.next is that call, ready to send). Errors are {ok:false, error:{code, \
+message, hint}}; follow the hint. Pass tokenBudget (100-10000, default 2000) to get more or \
+less. Positions are 1-based lines and 1-based UTF-16 columns; paths are relative to the root."""
+
+ENVELOPE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "ok": {"type": "boolean"},
+        "data": {"type": "object"},
+        "error": {"type": "object"},
+        "tokenBudget": {"type": "object"},
+        "truncated": {"type": "boolean"},
+        "dropped": {"type": "object"},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["ok", "tokenBudget", "truncated", "warnings"],
+}
+
+
+def _tool(spec: Any) -> types.Tool:
+    return types.Tool(
+        name=spec.name,
+        description=spec.description,
+        input_schema=input_schema(spec),
+        output_schema=ENVELOPE_SCHEMA,
+        annotations=types.ToolAnnotations(
+            title=spec.name,
+            read_only_hint=spec.read_only,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
+
+
+def _result(envelope: dict[str, Any]) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=to_json(envelope))],
+        structured_content=envelope,
+        is_error=not envelope["ok"],
+    )
+
+
+def build_server(ws: Workspace) -> Server[dict[str, Any]]:
+    """The MCP server for ``ws``: its tools, instructions and lifespan."""
+
+    @asynccontextmanager
+    async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+        if ws.start_background_build():
+            log.info("no usable map at %s: building it in the background", ws.db_path)
+        try:
+            yield {}
+        finally:
+            ws.close()
+
+    async def list_tools(ctx: ServerRequestContext[dict[str, Any]],
+                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_tool(spec) for spec in TOOLS])
+
+    async def on_call(ctx: ServerRequestContext[dict[str, Any]],
+                      params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            await ctx.session.report_progress(done, total, message)
+
+        envelope = await call_tool(ws, params.name, params.arguments, progress)
+        return _result(envelope)
+
+    return Server("codenav", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
+                  on_list_tools=list_tools, on_call_tool=on_call)
+
+
+def serve_stdio(ws: Workspace) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin."""
+    server = build_server(ws)
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            # After the transport claimed fd 1: a buffered print must never reach it.
+            sys.stdout = sys.stderr
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(main)

@@ -1,0 +1,65 @@
+"""What a tool is: a name, a description, a parameters model and a handler (plain data).
+
+Handlers take the workspace, validated parameters and a call context, and return an
+``envelope.Answer``; they never serialize and never see MCP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from codenav.envelope import Answer
+
+if TYPE_CHECKING:
+    from codenav.workspace import Workspace
+
+__all__ = ["CallContext", "Handler", "ToolParams", "ToolSpec"]
+
+# Async callback for progress: (done, total, message).
+ReportProgress = Callable[[float, float | None, str | None], Awaitable[None]]
+
+
+class ToolParams(BaseModel):
+    """Arguments every tool takes. Unknown arguments are refused (BAD_ARGS names them)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    tokenBudget: int | None = Field(
+        default=None,
+        description="Largest answer in tokens (chars/4); default 2000, clamped to 100..10000. "
+                    "Longer answers are cut best-first and say what was dropped.")
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """Per-call services: progress reporting (a no-op when the caller did not ask)."""
+
+    progress: ReportProgress | None = None
+
+    async def report(self, done: float, total: float | None, message: str | None = None) -> None:
+        if self.progress is not None:
+            await self.progress(done, total, message)
+
+
+Handler = Callable[["Workspace", Any, CallContext], Awaitable[Answer]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One tool, as data. ``returns`` is the README's summary of its data and rankings."""
+
+    name: str
+    description: str
+    params: type[ToolParams]
+    handler: Handler
+    arguments: str
+    returns: str
+    read_only: bool = True
+
+    @property
+    def summary(self) -> str:
+        return self.description.split("\n", 1)[0]

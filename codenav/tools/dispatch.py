@@ -1,0 +1,101 @@
+"""Calling a tool: validate arguments, run the handler, fit the answer into the envelope.
+
+Every outcome is an envelope: unknown tool and invalid arguments answer BAD_ARGS naming the
+expected shape, domain failures their own code, and any other exception INTERNAL (logged with
+its traceback on stderr; the caller lives on).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from codenav.envelope import Answer, clamp_budget, failure, success
+from codenav.errors import BadArgs, CodenavError, Internal
+from codenav.tools.base import CallContext, ReportProgress, ToolSpec
+from codenav.tools.registry import TOOLS, by_name, input_schema
+from codenav.workspace import Workspace
+
+__all__ = ["call_tool", "expected_shape"]
+
+log = logging.getLogger("codenav.tools")
+
+_TYPE_NAMES = {"string": "string", "integer": "integer", "boolean": "boolean",
+               "number": "number", "object": "object", "array": "list"}
+
+
+def _type_of(schema: dict[str, Any]) -> str:
+    if "anyOf" in schema:
+        kinds = [_type_of(s) for s in schema["anyOf"] if s.get("type") != "null"]
+        return " | ".join(kinds) or "null"
+    if "enum" in schema:
+        return " | ".join(repr(v) for v in schema["enum"])
+    kind = schema.get("type", "any")
+    if kind == "array":
+        return f"list of {_type_of(schema.get('items', {}))}"
+    return _TYPE_NAMES.get(kind, str(kind))
+
+
+def expected_shape(tool: ToolSpec) -> str:
+    """``name(arg: type, opt?: type, …)`` from the tool's schema."""
+    schema = input_schema(tool)
+    required = set(schema.get("required", []))
+    args = [f"{name}{'' if name in required else '?'}: {_type_of(prop)}"
+            for name, prop in schema.get("properties", {}).items()]
+    return f"{tool.name}({', '.join(args)})"
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(p) for p in item["loc"]) or "arguments"
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown argument"
+        parts.append(f"{where}: {message}")
+    return "; ".join(parts)
+
+
+def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
+    raw = arguments.get("tokenBudget")
+    if raw is None:
+        return (*clamp_budget(None), None)
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        default, _ = clamp_budget(None)
+        return default, [], "tokenBudget must be an integer number of tokens, e.g. 800"
+    budget, warnings = clamp_budget(raw)
+    return budget, warnings, None
+
+
+async def call_tool(ws: Workspace, name: str, arguments: dict[str, Any] | None,
+                    progress: ReportProgress | None = None) -> dict[str, Any]:
+    """Run tool ``name`` and return its envelope (SPEC §3), whatever happens."""
+    args = arguments if isinstance(arguments, dict) else {}
+    budget, warnings, budget_error = _budget_of(args)
+    tool = by_name(name) if isinstance(name, str) else None
+    if tool is None:
+        known = ", ".join(t.name for t in TOOLS)
+        return failure(BadArgs(f"unknown tool {str(name)[:80]!r}; the tools are: {known}"),
+                       budget, warnings)
+    if arguments is not None and not isinstance(arguments, dict):
+        return failure(BadArgs(f"arguments must be a JSON object; expected "
+                               f"{expected_shape(tool)}"), budget, warnings)
+    if budget_error:
+        return failure(BadArgs(f"{budget_error}; expected {expected_shape(tool)}"), budget,
+                       warnings)
+    try:
+        params = tool.params.model_validate({**args, "tokenBudget": budget})
+    except ValidationError as exc:
+        return failure(BadArgs(f"{_describe(exc)}; expected {expected_shape(tool)}"), budget,
+                       warnings)
+    try:
+        answer: Answer = await tool.handler(ws, params, CallContext(progress))
+    except CodenavError as exc:
+        return failure(exc, budget, warnings)
+    except Exception:
+        log.exception("tool %s failed on %r", name, args)
+        return failure(Internal(f"{name} failed unexpectedly; the error is logged on the "
+                                f"server's stderr"), budget, warnings)
+    return success(answer, budget, warnings)

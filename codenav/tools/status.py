@@ -1,0 +1,138 @@
+"""map_status and map_rebuild: the state of the map, and rebuilding it."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from typing import Any
+
+import anyio
+from pydantic import Field
+
+from codenav.envelope import Answer, Cut
+from codenav.errors import BadArgs, MapNotBuilt
+from codenav.paths import relative_path
+from codenav.store.read import FileStat
+from codenav.tools.base import CallContext, ToolParams, ToolSpec
+from codenav.workspace import Workspace
+
+__all__ = ["MAP_REBUILD", "MAP_STATUS"]
+
+_PROGRESS_EVERY_S = 0.1
+
+
+class StatusParams(ToolParams):
+    pass
+
+
+class RebuildParams(ToolParams):
+    full: bool = Field(default=False, description="Re-parse every file, not just changed ones.")
+    paths: list[str] | None = Field(
+        default=None, max_length=1000,
+        description="Only these repo-relative files or folders (e.g. ['src/app']).")
+
+
+def _stale(ws: Workspace, files: list[FileStat]) -> list[str]:
+    """Mapped files whose size or mtime on disk differs from the map, or that are gone."""
+    out = []
+    for f in files:
+        try:
+            info = os.stat(ws.root / f.path)
+        except OSError:
+            out.append(f.path)
+            continue
+        if info.st_size != f.size or info.st_mtime_ns != f.mtime_ns:
+            out.append(f.path)
+    return out
+
+
+async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> Answer:
+    data: dict[str, Any] = {"root": str(ws.root), "db": str(ws.db_path)}
+    build = ws.build
+    try:
+        reader = ws.reader()
+    except MapNotBuilt as exc:
+        data.update(built=False, building=build.running, reason=exc.message)
+    else:
+        meta = reader.meta()
+        files = reader.files()
+        stale = _stale(ws, files)
+        data.update(
+            built=True,
+            building=build.running,
+            files={"total": len(files),
+                   "byLanguage": dict(sorted(Counter(f.lang for f in files).items())),
+                   "byStatus": dict(sorted(Counter(f.status for f in files).items())),
+                   "withSyntaxErrors": sum(1 for f in files if f.parse_errors)},
+            counts=reader.counts(),
+            lastBuild={"when": meta.get("last_build"), "ms": int(meta.get("last_build_ms", 0)),
+                       "mode": meta.get("last_build_mode"), "codenav": meta.get("codenav")},
+            staleCount=len(stale),
+            stale=stale,
+        )
+    if build.last_error:
+        data["lastBuildError"] = build.last_error
+    data["watcher"] = {"state": "watching" if ws.watch else "off"}
+    data["lsp"] = {"state": "off" if ws.lsp == "off" else "not started"}
+    warnings = []
+    if data.get("staleCount"):
+        warnings.append(f"{data['staleCount']} file(s) changed since the last index; "
+                        "map_rebuild refreshes them.")
+    cut = Cut("stale files", ("stale",), "Run map_rebuild to refresh them")
+    return Answer(data, cuts=[cut], warnings=warnings)
+
+
+async def map_rebuild(ws: Workspace, params: RebuildParams, ctx: CallContext) -> Answer:
+    paths = None
+    if params.paths is not None:
+        if not params.paths:
+            raise BadArgs("paths must name at least one file or folder, e.g. ['src/app'], "
+                          "or be left out")
+        paths = [relative_path(p, ws.root, ws.force_root) for p in params.paths]
+    last = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done == total or now - last >= _PROGRESS_EVERY_S:
+            last = now
+            anyio.from_thread.run(ctx.report, done, total, f"indexed {done}/{total} files")
+
+    await ctx.report(0, None, "discovering files")
+    report = await anyio.to_thread.run_sync(
+        lambda: ws.rebuild(full=params.full, paths=paths, progress=progress))
+    summary = report.to_dict()
+    data = {key: summary[key] for key in ("mode", "parsed", "unchanged", "removed", "skipped",
+                                          "files", "nodes", "refs")}
+    data["ms"] = round(report.seconds * 1000)
+    data["failed"] = summary["failed"]
+    cut = Cut("failed files", ("failed",), "map_status lists files by status")
+    return Answer(data, cuts=[cut])
+
+
+MAP_STATUS = ToolSpec(
+    name="map_status",
+    description=(
+        "State of the code map: root, whether it is built, files by language and status, "
+        "node/edge/reference counts, the last build (when, ms, mode), files changed on disk "
+        "since (stale), the file watcher and language servers. Call this first."),
+    params=StatusParams,
+    handler=map_status,
+    arguments="—",
+    returns="root, built, files by language, counts, last build (when, ms, mode), `stale` "
+            "(· path), watcher state, LSP state",
+)
+
+MAP_REBUILD = ToolSpec(
+    name="map_rebuild",
+    description=(
+        "Refresh the code map now: changed files are re-parsed (full: every file), deleted "
+        "ones removed; paths limits it to some files or folders. Sends progress "
+        "notifications. Use after large edits or when map_status shows stale files."),
+    params=RebuildParams,
+    handler=map_rebuild,
+    arguments="`full?`, `paths?`",
+    returns="parsed/unchanged/removed counts, `failed` (· path), ms",
+    read_only=False,
+)

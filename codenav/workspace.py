@@ -1,0 +1,138 @@
+"""The workspace: one root, its map, and the services every front end shares.
+
+``codenav mcp``, ``codenav call`` and (later) ``codenav lsp`` each hold one Workspace. It
+knows where the map is, hands out read-only connections (one per thread), runs index builds
+one at a time (in the background when the map is missing), and says what state it is in.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codenav.errors import MapNotBuilt
+from codenav.index.pipeline import IndexReport, Progress, index_tree
+from codenav.paths import canonical, require_inside
+from codenav.store import db
+from codenav.store.read import MapReader
+
+__all__ = ["BuildState", "Workspace"]
+
+log = logging.getLogger("codenav.workspace")
+
+
+@dataclass(slots=True)
+class BuildState:
+    """What the index builder is doing, for map_status and MAP_NOT_BUILT hints."""
+
+    running: bool = False
+    started: float = 0.0
+    last_error: str | None = None
+    last_report: IndexReport | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+class Workspace:
+    """A root directory and its map."""
+
+    def __init__(self, root: Path, db_path: Path | None = None, *,
+                 force_root: Path | None = None, watch: bool = False,
+                 lsp: str = "off") -> None:
+        self.root = canonical(root)
+        self.force_root = canonical(force_root) if force_root is not None else None
+        require_inside(self.root, self.force_root, "root")
+        self.db_path = db_path or db.default_db_path(self.root)
+        require_inside(self.db_path, self.force_root, "--db")
+        self.watch = watch
+        self.lsp = lsp
+        self.build = BuildState()
+        self._build_lock = threading.Lock()
+        self._local = threading.local()
+
+    # ------------------------------------------------------------------ reading
+
+    def reader(self) -> MapReader:
+        """This thread's read-only view of the map; MAP_NOT_BUILT when there is none."""
+        try:
+            identity = os.stat(self.db_path).st_ino
+        except OSError:
+            raise self._not_built() from None
+        cached: MapReader | None = getattr(self._local, "reader", None)
+        if cached is not None and self._local.identity == identity:
+            return cached
+        try:
+            conn = db.connect_reader(self.db_path)
+        except MapNotBuilt as exc:
+            if self.build.running:
+                raise self._not_built() from exc
+            raise
+        if cached is not None:
+            cached.conn.close()
+        self._local.reader, self._local.identity = MapReader(conn), identity
+        return self._local.reader  # type: ignore[no-any-return]
+
+    def _not_built(self) -> MapNotBuilt:
+        if self.build.running:
+            waited = time.monotonic() - self.build.started
+            return MapNotBuilt(
+                f"the first map of {self.root} is being built ({waited:.0f} s so far)",
+                hint="Retry in a few seconds; map_status shows progress. nav_* tools work "
+                     "regardless.")
+        return MapNotBuilt(f"no map of {self.root} yet")
+
+    def map_exists(self) -> bool:
+        try:
+            self.reader()
+        except MapNotBuilt:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ building
+
+    def rebuild(self, *, full: bool = False, paths: Collection[str] | None = None,
+                progress: Progress | None = None) -> IndexReport:
+        """Run the indexer now (blocking; one build at a time in this process)."""
+        with self._build_lock:
+            self.build.running, self.build.started = True, time.monotonic()
+            self.build.done.clear()
+            try:
+                report = index_tree(self.root, self.db_path, full=full, paths=paths,
+                                    progress=progress)
+            except Exception as exc:
+                self.build.last_error = f"{type(exc).__name__}: {exc}"
+                raise
+            finally:
+                self.build.running = False
+                self.build.done.set()
+            self.build.last_error = None
+            self.build.last_report = report
+            return report
+
+    def start_background_build(self, on_done: Callable[[], None] | None = None) -> bool:
+        """Build the map in a thread if it is missing or unusable; True if one was started."""
+        if self.map_exists():
+            return False
+        self.build.running, self.build.started = True, time.monotonic()
+
+        def run() -> None:
+            try:
+                report = self.rebuild()
+                log.info("first map built: %s", report.summary())
+            except Exception:
+                log.exception("building the map failed")
+            if on_done is not None:
+                on_done()
+
+        threading.Thread(target=run, name="codenav-first-build", daemon=True).start()
+        return True
+
+    def close(self) -> None:
+        cached = getattr(self._local, "reader", None)
+        if cached is not None:
+            cached.conn.close()
+            self._local.reader = None

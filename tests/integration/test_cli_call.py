@@ -1,0 +1,51 @@
+"""``codenav call`` and ``codenav status``: the tools from a shell, with exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import run_codenav, write_tree
+
+FILES = {"lib/shapes.py": "class Circle:\n    def area(self):\n        return 3.14\n"}
+
+
+def test_call_prints_the_envelope_and_exits_by_ok(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    status = run_codenav("status", root)
+    assert status.returncode == 0
+    assert json.loads(status.stdout)["data"]["built"] is False
+
+    rebuilt = run_codenav("call", "map_rebuild", '{"full": true}', "--root", root)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    envelope = json.loads(rebuilt.stdout)
+    assert envelope["ok"] is True and envelope["data"]["parsed"] == 1
+    assert rebuilt.stdout.count("\n") == 1  # one compact line
+
+    pretty = run_codenav("call", "map_status", "--root", root, "--pretty")
+    assert pretty.returncode == 0 and pretty.stdout.startswith('{\n  "ok": true,')
+
+    refused = run_codenav("call", "map_rebuild", '{"paths": ["../../etc"]}', "--root", root)
+    assert refused.returncode == 1
+    assert json.loads(refused.stdout)["error"]["code"] == "OUT_OF_ROOT"
+
+
+def test_usage_errors_exit_2_without_an_envelope(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    for args in (["call", "map_nothing", "--root", root],
+                 ["call", "map_status", "{not json", "--root", root],
+                 ["call", "map_status", "[1, 2]", "--root", root],
+                 ["call", "--root", root],
+                 ["status", tmp_path / "missing"]):
+        done = run_codenav(*args)
+        assert done.returncode == 2, args
+        assert done.stdout == ""
+        assert "codenav: error:" in done.stderr or "usage:" in done.stderr
+
+
+def test_schema_errors_are_envelopes_with_exit_1(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    done = run_codenav("call", "map_status", '{"verbose": true}', "--root", root)
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "BAD_ARGS" and "verbose: unknown argument" in error["message"]

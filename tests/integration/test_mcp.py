@@ -1,0 +1,96 @@
+"""The MCP server, in process and end to end over stdio with the SDK's own client."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+
+from codenav.server import INSTRUCTIONS, build_server
+from codenav.tools.registry import TOOLS
+from codenav.workspace import Workspace
+from tests.conftest import write_tree
+
+pytestmark = pytest.mark.anyio
+
+FILES = {"app/core.py": "class Engine:\n    def run(self):\n        return helper()\n\n\n"
+                        "def helper():\n    return 1\n",
+         "app/cli.py": "from .core import Engine\n\n\ndef main():\n    Engine().run()\n"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def envelope_of(result: Any) -> dict[str, Any]:
+    """The envelope, checked to be identical in structuredContent and the one text block."""
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    parsed = json.loads(result.content[0].text)
+    assert parsed == result.structured_content
+    assert result.is_error is (not parsed["ok"])
+    return parsed
+
+
+async def test_in_process_tools_and_envelopes(tmp_path: Path) -> None:
+    ws = Workspace(write_tree(tmp_path / "repo", FILES))
+    async with Client(build_server(ws), mode="legacy") as client:
+        listed = (await client.list_tools()).tools
+        assert [t.name for t in listed] == [t.name for t in TOOLS]
+        by_name = {t.name: t for t in listed}
+        assert by_name["map_status"].annotations.read_only_hint is True
+        assert by_name["map_rebuild"].annotations.read_only_hint is False
+        assert by_name["map_rebuild"].input_schema["additionalProperties"] is False
+        assert "tokenBudget" in by_name["map_status"].input_schema["properties"]
+
+        rebuilt = envelope_of(await client.call_tool("map_rebuild", {"full": True}))
+        assert rebuilt["ok"] and rebuilt["data"]["parsed"] == 2
+        bad = envelope_of(await client.call_tool("map_rebuild", {"full": "maybe"}))
+        assert bad["error"]["code"] == "BAD_ARGS"
+        unknown = envelope_of(await client.call_tool("map_teleport", {}))
+        assert unknown["error"]["code"] == "BAD_ARGS"
+
+
+async def test_stdio_end_to_end_with_a_background_first_build(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "codenav", "mcp", str(root), "--no-watch"],
+        cwd=str(tmp_path))
+    errors = (tmp_path / "stderr.log").open("w")
+    progress: list[float] = []
+    async with stdio_client(params, errlog=errors) as (read, write), \
+            ClientSession(read, write) as session:
+        init = await session.initialize()
+        assert init.server_info.name == "codenav"
+        assert init.instructions == INSTRUCTIONS
+        names = [t.name for t in (await session.list_tools()).tools]
+        assert names == [t.name for t in TOOLS]
+
+        with anyio.fail_after(30):  # the map is being built in the background
+            while True:
+                status = envelope_of(await session.call_tool("map_status", {}))
+                if status["data"]["built"] and not status["data"]["building"]:
+                    break
+                await anyio.sleep(0.05)
+        assert status["data"]["files"]["total"] == 2
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.append(done)
+
+        write_tree(root, {"app/extra.py": "VALUE = 1\n"})
+        rebuilt = envelope_of(await session.call_tool("map_rebuild", {},
+                                                      progress_callback=on_progress))
+        assert rebuilt["data"]["parsed"] == 1
+        assert progress, "map_rebuild sent no progress notifications"
+
+        bad = await session.call_tool("map_status", {"tokenBudget": "big"})
+        assert bad.is_error and envelope_of(bad)["error"]["code"] == "BAD_ARGS"
+        small = envelope_of(await session.call_tool("map_status", {"tokenBudget": 100}))
+        assert small["tokenBudget"]["used"] <= 100
+    errors.close()
+    assert "Traceback" not in (tmp_path / "stderr.log").read_text()

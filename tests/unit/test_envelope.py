@@ -1,0 +1,181 @@
+"""The envelope: budgets, ranked truncation, elision, errors (SPEC §3)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codenav.envelope import (
+    DEFAULT_BUDGET,
+    MAX_BUDGET,
+    MIN_BUDGET,
+    Answer,
+    Cut,
+    clamp_budget,
+    failure,
+    success,
+    to_json,
+)
+from codenav.errors import BadArgs, LspUnavailable
+
+
+def used_of(env: dict[str, Any]) -> int:
+    return math.ceil(len(to_json(env)) / 4)
+
+
+def check_invariants(env: dict[str, Any], requested: int) -> None:
+    assert env["tokenBudget"]["requested"] == requested
+    assert env["tokenBudget"]["max"] == MAX_BUDGET
+    assert env["tokenBudget"]["used"] == used_of(env) <= requested
+    assert env["truncated"] is ("dropped" in env)
+    assert list(env)[:2] in (["ok", "data"], ["ok", "error"])
+    assert list(env)[-1] == "warnings"
+
+
+def test_a_small_answer_is_sent_whole() -> None:
+    env = success(Answer({"results": [1, 2, 3]}), DEFAULT_BUDGET)
+    assert env == {"ok": True, "data": {"results": [1, 2, 3]},
+                   "tokenBudget": {"requested": 2000, "used": used_of(env), "max": 10000},
+                   "truncated": False, "warnings": []}
+    assert to_json(env).startswith('{"ok":true,"data":{"results":[1,2,3]},"tokenBudget":')
+
+
+def test_a_long_list_keeps_its_best_prefix_and_says_how_to_narrow() -> None:
+    refs = [{"file": f"src/m{i}.py", "line": i, "col": 1} for i in range(500)]
+    cut = Cut("references", ("references",), "Pass fileFilter:'src/' to scope results",
+              next=lambda dropped: {"tool": "nav_references",
+                                    "args": {"fileFilter": dropped[0]["file"]}})
+    env = success(Answer({"total": 500, "references": refs}, cuts=[cut]), 800)
+    check_invariants(env, 800)
+    kept = env["data"]["references"]
+    assert 0 < len(kept) < 500 and kept == refs[: len(kept)]
+    assert env["data"]["total"] == 500
+    dropped = env["dropped"]
+    assert dropped["kind"] == "references" and dropped["count"] == 500 - len(kept)
+    assert dropped["note"] == (f"Dropped {500 - len(kept)} references to fit tokenBudget=800. "
+                               "Pass fileFilter:'src/' to scope results, or raise tokenBudget.")
+    assert dropped["next"] == {"tool": "nav_references",
+                               "args": {"fileFilter": refs[len(kept)]["file"]}}
+    # The largest prefix: the same answer with one more item would be over the budget.
+    one_more = dict(env, data={"total": 500, "references": refs[: len(kept) + 1]})
+    one_more["dropped"] = dict(dropped, count=dropped["count"] - 1,
+                               note=dropped["note"].replace(str(dropped["count"]),
+                                                            str(dropped["count"] - 1)))
+    assert used_of(one_more) > 800
+
+
+def test_grouped_references_drop_leaves_then_empty_groups() -> None:
+    groups = [{"file": f"f{g}.py", "count": 30,
+               "refs": [{"line": i, "col": 5, "snippet": "x" * 20} for i in range(30)]}
+              for g in range(10)]
+    cut = Cut("references", ("references",), "Pass fileFilter", shape="groups", children="refs")
+    env = success(Answer({"references": groups}, cuts=[cut]), 600)
+    check_invariants(env, 600)
+    kept = env["data"]["references"]
+    leaves = [leaf for group in kept for leaf in group["refs"]]
+    assert all(group["refs"] for group in kept)  # no empty group survives
+    assert [g["file"] for g in kept] == [f"f{g}.py" for g in range(len(kept))]
+    assert kept[0]["refs"] == groups[0]["refs"][: len(kept[0]["refs"])]
+    assert all(group["count"] == 30 for group in kept)  # counts stay true
+    assert env["dropped"]["count"] == 300 - len(leaves)
+
+
+def test_tree_drops_deepest_nodes_first() -> None:
+    symbols = [{"name": f"C{i}", "children": [
+        {"name": f"C{i}.m{j}", "children": [{"name": f"C{i}.m{j}.x{k}"} for k in range(5)]}
+        for j in range(5)]} for i in range(8)]
+    cut = Cut("symbols", ("symbols",), "Ask for one class with map_node", shape="tree")
+    env = success(Answer({"symbols": symbols}, cuts=[cut]), 400)
+    check_invariants(env, 400)
+    kept = env["data"]["symbols"]
+    assert [s["name"] for s in kept] == [f"C{i}" for i in range(8)]  # top level survives
+    deepest = [x for s in kept for m in s.get("children", []) for x in m.get("children", [])]
+    assert not deepest  # the third level went first
+    assert env["dropped"]["kind"] == "symbols"
+
+
+def test_source_is_elided_only_as_the_last_resort() -> None:
+    data = {"id": "py:a.py#f", "source": "x = 1\n" * 3000, "children": [{"id": f"c{i}"}
+                                                                          for i in range(5)]}
+    cut = Cut("children", ("children",), "Ask for one child")
+    env = success(Answer(data, cuts=[cut], hint="Leave 'source' out of include"), 300)
+    check_invariants(env, 300)
+    assert "source" not in env["data"]
+    assert env["data"]["children"] == data["children"]  # children fit once the source is gone
+    assert env["dropped"]["kind"] == "source" and env["dropped"]["count"] == 1
+    assert "Leave 'source' out of include" in env["dropped"]["note"]
+
+
+def test_pathological_payloads_still_fit() -> None:
+    huge = success(Answer({"text": "é" * 200_000}), MIN_BUDGET)
+    check_invariants(huge, MIN_BUDGET)
+    assert huge["dropped"]["kind"] in {"text", "data"}
+    deep: Any = "leaf"
+    for _ in range(200):
+        deep = {"k": [deep]}
+    check_invariants(success(Answer({"deep": deep}), MIN_BUDGET), MIN_BUDGET)
+    tiny = {"items": list(range(20_000))}
+    env = success(Answer(tiny, cuts=[Cut("items", ("items",), "Filter")]), 150)
+    check_invariants(env, 150)
+    assert env["data"]["items"] == list(range(len(env["data"]["items"])))
+    many_warnings = success(Answer({}, warnings=["w" * 1000] * 50), MIN_BUDGET)
+    check_invariants(many_warnings, MIN_BUDGET)
+
+
+def test_budget_clamping() -> None:
+    assert clamp_budget(None) == (2000, [])
+    assert clamp_budget(800) == (800, [])
+    assert clamp_budget(5)[0] == MIN_BUDGET and "clamped to 100" in clamp_budget(5)[1][0]
+    assert clamp_budget(10**9)[0] == MAX_BUDGET
+
+
+def test_failure_envelope_shape_and_tiny_budgets() -> None:
+    error = LspUnavailable("pyright-langserver not found on PATH.", language="py",
+                           hint="Install it: npm install -g pyright.")
+    env = failure(error, 2000)
+    assert env == {"ok": False, "error": {"code": "LSP_UNAVAILABLE",
+                                          "message": "pyright-langserver not found on PATH.",
+                                          "language": "py",
+                                          "hint": "Install it: npm install -g pyright."},
+                   "tokenBudget": {"requested": 2000, "used": used_of(env), "max": 10000},
+                   "truncated": False, "warnings": []}
+    loud = failure(BadArgs("m" * 50_000, hint="h" * 50_000), MIN_BUDGET, ["w" * 900] * 9)
+    check_invariants(loud, MIN_BUDGET)
+    assert loud["error"]["code"] == "BAD_ARGS"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=300),
+    lambda inner: st.lists(inner, max_size=30) | st.dictionaries(st.text(max_size=12), inner,
+                                                                 max_size=8),
+    max_leaves=400,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=st.lists(JSON, max_size=400), extra=JSON,
+       budget=st.integers(MIN_BUDGET, MAX_BUDGET),
+       warnings=st.lists(st.text(max_size=400), max_size=4),
+       shape=st.sampled_from(["list", "groups", "tree"]))
+def test_any_payload_fits_any_budget(items: list[Any], extra: Any, budget: int,
+                                     warnings: list[str], shape: str) -> None:
+    if shape == "groups":
+        items = [{"name": str(i), "children": [item]} for i, item in enumerate(items)]
+    elif shape == "tree":
+        items = [{"name": str(i), "children": [{"leaf": item}]} for i, item in enumerate(items)]
+    data = {"extra": extra, "items": items}
+    cut = Cut("items", ("items",), "Narrow it", shape=shape)  # type: ignore[arg-type]
+    env = success(Answer(data, cuts=[cut], warnings=warnings), budget)
+    check_invariants(env, budget)
+    if shape == "list" and isinstance(env["data"].get("items"), list):
+        kept = env["data"]["items"]
+        assert kept == items[: len(kept)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(message=st.text(max_size=3000), budget=st.integers(MIN_BUDGET, MAX_BUDGET))
+def test_any_error_fits_any_budget(message: str, budget: int) -> None:
+    check_invariants(failure(BadArgs(message), budget), budget)
