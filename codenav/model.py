@@ -45,11 +45,13 @@ class Definition(NamedTuple):
     doc: str | None
 
 
-# One identifier use: (name, kind, line, col, scope, qualifier); it ends at
+# One identifier use: (name, kind, line, col, scope, qualifier, target, key); it ends at
 # col + utf16_len(name) since identifiers never span lines.
 # ``scope`` indexes the innermost enclosing Definition (-1 = file level); ``qualifier`` is the
-# receiver of an attribute (``self`` in ``self.save``), or None.
-RefRow = tuple[str, str, int, int, int, "str | None"]
+# receiver of an attribute (``self`` in ``self.save``), or None. ``target`` indexes the
+# Definition of this file the use resolves to (-1: none); ``key`` names what it resolves to in
+# another file (index/binder.py), or None (a local name, a builtin, or unknown).
+RefRow = tuple[str, str, int, int, int, "str | None", int, "str | None"]
 
 
 class Import(NamedTuple):
@@ -62,6 +64,7 @@ class Import(NamedTuple):
     line: int
     col: int
     scope: int  # enclosing Definition index, -1 = file level
+    key: str | None = None  # what the bound name resolves to (index/binder.py key grammar)
 
 
 class Problem(NamedTuple):
@@ -87,6 +90,7 @@ class FileFacts:
     indexed_ns: int = 0  # wall clock when the content was read
     lines: int = 0
     parse_errors: int = 0  # every syntax error; ``problems`` keeps the first few
+    surface: str = ""  # digest of what other files resolve against (Extraction.surface)
     doc: str | None = None
     defs: list[Definition] = field(default_factory=list)
     refs: list[RefRow] = field(default_factory=list)

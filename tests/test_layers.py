@@ -23,7 +23,8 @@ ONLY_IN = {
     "pygls.lsp.server": ("codenav.lsp_server",),
     "tree_sitter": ("codenav.index",),
     "tree_sitter_language_pack": ("codenav.index",),
-    "sqlite3": ("codenav.store", "codenav.index.pipeline"),
+    "sqlite3": ("codenav.store", "codenav.index"),  # the readers of tools go through store.read
+    "numpy": ("codenav.index.rank",),
 }
 
 

@@ -1,12 +1,15 @@
 """Extraction: one file's bytes in, its definitions, references and imports out.
 
 The tags query of the file's language (``grammars/<lang>/tags.scm``) says what is what; the
-rules here are the same for every language (grammars/README.md lists them). Broken source
-is not an error: tree-sitter recovers, the problems are reported beside the facts.
+rules here are the same for every language (grammars/README.md lists them). Each reference
+leaves resolved as far as the file alone can tell (``index/binder.py``). Broken source is not
+an error: tree-sitter recovers (helped by ``index/recover.py``) and the problems are reported
+beside the facts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -14,7 +17,10 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
+from codenav.index.binder import Binder, extend_key
 from codenav.index.languages import Language, parser_and_query
+from codenav.index.modules import ModuleSystem, module_system
+from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow
 from codenav.positions import LineIndex, utf16_len
 
@@ -31,13 +37,11 @@ _REF_PRIORITY = {
     "import": 6,
 }
 _DEFAULT_PRIORITY = 2
-_MAX_PROBLEMS = 50
 _MAX_SIGNATURE = 200
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
-_BLANK = bytes(0x0A if b == 0x0A else 0x20 for b in range(256))  # every byte but newline -> space
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
 _DOC_SUFFIX = re.compile(r"""\s*(?:\"\"\"|'''|"|'|\*/)$""")
@@ -54,6 +58,7 @@ class Extraction:
     imports: list[Import] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     problem_count: int = 0
+    surface: str = ""  # changes exactly when what other files can see of this one changes
 
 
 @dataclass(slots=True)
@@ -61,9 +66,22 @@ class _DefCapture:
     kind: str
     name: Any  # tree_sitter.Node
     outer: Any  # widest @definition node: the span
-    inner: Any  # narrowest @definition node: the signature
+    inner: Any  # narrowest @definition node: the signature and the node's own scope
     doc: Any  # @doc node or None
     pattern: int
+
+
+@dataclass(slots=True)
+class _Captures:
+    """Everything the query matched, sorted by role."""
+
+    defs: dict[int, _DefCapture] = field(default_factory=dict)
+    refs: dict[int, tuple[int, str, Any, Any]] = field(default_factory=dict)
+    imports: list[dict[str, list[Any]]] = field(default_factory=list)
+    scopes: list[tuple[int, int, bool]] = field(default_factory=list)
+    locals: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, type node)
+    outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
+    doc: Any = None
 
 
 class _Roles:
@@ -87,18 +105,22 @@ class _Roles:
             if name.startswith("name.reference."):
                 kind = name[len("name.reference.") :]
                 return ("ref", kind, name, _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY))
-        if "import" in caps:
-            return ("import", "", "import", 0)
-        if "doc.module" in caps:
-            return ("doc", "", "doc.module", 0)
+        for name in ("import", "doc.module", "local.scope", "local.scope.hidden",
+                     "local.definition", "local.global", "local.nonlocal"):
+            if name in caps:
+                return (name, "", name, 0)
         return ("other", "", "", 0)
 
 
 _roles: dict[str, _Roles] = {}
+_systems: dict[str, ModuleSystem] = {}
 
 
-def extract(lang: Language, data: bytes) -> Extraction:
-    """Parse ``data`` as ``lang`` and collect its facts; never raises on malformed source."""
+def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
+    """Parse ``data`` (file ``path``, repo-relative) as ``lang`` and collect its facts.
+
+    Never raises on malformed source.
+    """
     parser, query, id_query = parser_and_query(lang)
     tree = parser.parse(data)
     root = original = tree.root_node
@@ -106,88 +128,60 @@ def extract(lang: Language, data: bytes) -> Extraction:
     out = Extraction(lines=index.line_count)
     blanked: list[tuple[int, int]] = []
     if root.has_error:
-        out.problem_count, out.problems = _problems(root, index)
-        root, blanked = _recover(parser, root, data, index)
-    roles = _roles.setdefault(lang.name, _Roles())
+        out.problem_count, out.problems = problems(root, index)
+        root, blanked = recover(parser, root, data, index)
 
-    defs: dict[int, _DefCapture] = {}
-    refs: dict[int, tuple[int, str, Any, Any]] = {}
-    imports: list[dict[str, list[Any]]] = []
-    module_doc = None
-    learned = roles.learned
     identifiers = QueryCursor(id_query).captures(root).get("name", [])
     for start, end in blanked:  # what the recovered parse blanked out still has references
         cursor = QueryCursor(id_query)
         cursor.set_byte_range(start, end)
         identifiers.extend(cursor.captures(original).get("name", []))
-    for pattern, caps in QueryCursor(query).matches(root):
-        role = learned.get(pattern) or roles.of(pattern, caps)
-        if role[0] == "ref":
-            _, kind, cap, priority = role
-            node = caps[cap][0]
-            key = node.start_byte
-            seen = refs.get(key)
-            if seen is None or priority >= seen[0]:
-                qualifier = caps.get("reference.qualifier")
-                refs[key] = (priority, kind, node, qualifier[0] if qualifier else None)
-        elif role[0] == "def":
-            _add_def(defs, role[1], caps, role[2], pattern)
-        elif role[0] == "import":
-            imports.append(caps)
-        elif role[0] == "doc" and module_doc is None:
-            module_doc = caps["doc.module"][0]
+    caps = _capture(lang, query, root)
 
-    kept, names = _resolve_defs(lang, defs, data, index)
+    kept, captured, demoted = _resolve_defs(lang, caps.defs, data, index)
+    modules = _systems.setdefault(lang.modules, module_system(lang.modules))
+    binder = Binder(lang, path, modules, len(data), caps.scopes, kept)
+    import_keys = _bind(binder, kept, captured, demoted, caps, data, path)
     out.defs = kept
-    out.doc = _doc_line(_text(module_doc, data)) if module_doc is not None else None
-    out.refs = _collect_refs(identifiers, refs, kept, names, index=index, data=data)
-    out.imports = _collect_imports(imports, kept, index, data)
+    out.doc = _doc_line(_text(caps.doc, data)) if caps.doc is not None else None
+    out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
+                             binder=binder, import_keys=import_keys, index=index, data=data)
+    out.imports = _collect_imports(caps.imports, binder, index, data, path)
+    out.surface = _surface(kept, out.imports, out.refs)
     return out
 
 
-def _recover(parser: Any, root: Any, data: bytes, index: LineIndex,
-             rounds: int = 3) -> tuple[Any, list[tuple[int, int]]]:
-    """Re-parse with the lines an error swallowed blanked out, so what follows still maps.
-
-    tree-sitter often folds everything after a syntax error into one ERROR node (a missing
-    ``)`` hides every later definition). Blank the error's lines up to the next line indented
-    no deeper than where the error began, keeping byte offsets, and parse again.
-    """
-    blanked: list[tuple[int, int]] = []
-    patched = bytearray(data)
-    for _ in range(rounds):
-        regions = [r for r in _swallowed(root, index) if r not in blanked]
-        if not regions:
-            break
-        for start, end in regions:
-            patched[start:end] = bytes(patched[start:end]).translate(_BLANK)
-        blanked.extend(regions)
-        root = parser.parse(bytes(patched)).root_node
-        if not root.has_error:
-            break
-    return root, sorted(blanked)
-
-
-def _swallowed(root: Any, index: LineIndex) -> list[tuple[int, int]]:
-    """Byte ranges of multi-line ERROR nodes, from their first line to where code resumes."""
-    regions = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if not node.is_error:
-            if node.has_error:
-                stack.extend(node.children)
-            continue
-        first, last = node.start_point[0], node.end_point[0]
-        head = index.line_bytes(first)
-        indent = len(head) - len(head.lstrip())
-        for row in range(first + 1, last + 1):
-            text = index.line_bytes(row)
-            body = text.lstrip()
-            if body and len(text) - len(body) <= indent:
-                regions.append((index.line_start(first), index.line_start(row)))
-                break
-    return regions
+def _capture(lang: Language, query: Any, root: Any) -> _Captures:
+    roles = _roles.setdefault(lang.name, _Roles())
+    learned = roles.learned
+    caps = _Captures()
+    refs = caps.refs
+    for pattern, found in QueryCursor(query).matches(root):
+        role = learned.get(pattern) or roles.of(pattern, found)
+        what = role[0]
+        if what == "ref":
+            _, kind, cap, priority = role
+            node = found[cap][0]
+            key = node.start_byte
+            seen = refs.get(key)
+            if seen is None or priority >= seen[0]:
+                qualifier = found.get("reference.qualifier")
+                refs[key] = (priority, kind, node, qualifier[0] if qualifier else None)
+        elif what == "local.definition":
+            kind_node = found.get("local.type")
+            caps.locals.append((found["local.definition"][0], kind_node[0] if kind_node else None))
+        elif what == "def":
+            _add_def(caps.defs, role[1], found, role[2], pattern)
+        elif what in ("local.scope", "local.scope.hidden"):
+            node = found[what][0]
+            caps.scopes.append((node.start_byte, node.end_byte, what == "local.scope.hidden"))
+        elif what in ("local.global", "local.nonlocal"):
+            caps.outward.append((found[what][0], what == "local.global"))
+        elif what == "import":
+            caps.imports.append(found)
+        elif what == "doc.module" and caps.doc is None:
+            caps.doc = found["doc.module"][0]
+    return caps
 
 
 def _text(node: Any, data: bytes) -> str:
@@ -217,10 +211,11 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
 
 
 def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
-                  index: LineIndex) -> tuple[list[Definition], set[int]]:
-    """Nest, classify, qualify and number the definitions; demoted ones stay references.
+                  index: LineIndex) -> tuple[list[Definition], list[_DefCapture], list[Any]]:
+    """Nest, classify, qualify and number the definitions.
 
-    Returns the definitions and the start bytes of their names.
+    Returns the nodes, their captures (parallel to the nodes), and the name nodes of the
+    variables demoted to local bindings or re-assignments (they stay references).
     """
     ordered = sorted(captures.values(), key=lambda d: (d.outer.start_byte, -d.outer.end_byte))
     parents: list[int] = []
@@ -236,7 +231,8 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         stack.append(i)
 
     kept: list[Definition] = []
-    names: set[int] = set()
+    captured: list[_DefCapture] = []
+    demoted: list[Any] = []
     new_index: dict[int, int] = {}
     seen_vars: set[tuple[int, str]] = set()
     key_counts: dict[str, int] = {}
@@ -249,10 +245,10 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         kind = cap.kind
         name = _text(cap.name, data)
         if kind in _VARIABLE_KINDS:
-            if parent_def is not None and parent_def.kind in lang.scopes:
-                continue  # a local binding, not a map node
-            if (parent, name) in seen_vars:
-                continue  # a re-assignment: the first one is the node
+            if (parent_def is not None and parent_def.kind in lang.scopes) or \
+                    (parent, name) in seen_vars:
+                demoted.append(cap.name)  # a local binding, or a re-assignment
+                continue
             seen_vars.add((parent, name))
             if parent_def is not None and parent_def.kind in lang.containers and kind == "variable":
                 kind = "field"
@@ -269,7 +265,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         doc = (_doc_line(_text(cap.doc, data)) if cap.doc is not None
                else _comment_doc(lang, outer, data))
         new_index[i] = len(kept)
-        names.add(name_node.start_byte)
+        captured.append(cap)
         kept.append(Definition(
             kind=kind, name=name, qname=qname,
             key=qname if count == 1 else f"{qname}~{count}",
@@ -281,7 +277,74 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
             signature=_signature(cap.inner, data, lang.comments),
             doc=doc,
         ))
-    return kept, names
+    return kept, captured, demoted
+
+
+def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
+          demoted: list[Any], caps: _Captures, data: bytes, path: str) -> dict[int, str | None]:
+    """Tell the binder every name this file binds; returns the keys of import identifiers."""
+    for i, cap in enumerate(captured):
+        binder.bind_def(i, cap.outer.start_byte, (cap.inner.start_byte, cap.inner.end_byte))
+    for node in demoted:
+        binder.bind_local(_text(node, data), node.start_byte)
+    for node, type_node in caps.locals:
+        binder.bind_local(_text(node, data), node.start_byte,
+                          _text(type_node, data) if type_node is not None else None)
+    for node, is_global in caps.outward:
+        binder.declare_outward(_text(node, data), node.start_byte, is_global)
+    import_keys: dict[int, str | None] = {}
+    for found in caps.imports:
+        _bind_import(binder, found, data, path, import_keys)
+    containers = binder.lang.containers
+    for i, (d, cap) in enumerate(zip(defs, captured, strict=True)):
+        if d.parent >= 0 and defs[d.parent].kind in containers:
+            body = cap.inner.child_by_field_name("body")
+            if body is not None:
+                binder.set_receiver(i, (cap.inner.start_byte, cap.inner.end_byte), body.start_byte)
+    return import_keys
+
+
+def _identifiers(node: Any, types: tuple[str, ...]) -> list[Any]:
+    if node.type in types:
+        return [node]
+    out: list[Any] = []
+    for child in node.children:
+        out.extend(_identifiers(child, types))
+    return out
+
+
+def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path: str,
+                 import_keys: dict[int, str | None]) -> None:
+    """Keys for one import binding: its module's parts, the imported name, the alias."""
+    module_nodes = found.get("import.module")
+    if not module_nodes:
+        return
+    modules, types = binder.modules, binder.lang.identifiers
+    module_text = "".join(_text(module_nodes[0], data).split())
+    prefixes = modules.prefix_keys(path, module_text)
+    parts = _identifiers(module_nodes[0], types)
+    for i, node in enumerate(parts):  # a part without a key (above the root) stays unresolved
+        import_keys[node.start_byte] = prefixes[i] if i < len(prefixes) else None
+    module_key = modules.module_key(path, module_text)
+    name_nodes, alias_nodes = found.get("import.name"), found.get("import.alias")
+    if "import.wildcard" in found:
+        binder.bind_import("*", module_nodes[0].start_byte, module_key)
+        return
+    key: str | None
+    if name_nodes:  # from M import name [as alias]
+        name = _text(name_nodes[0], data)
+        key = extend_key(module_key, [name]) if module_key else None
+        for node in _identifiers(name_nodes[0], types)[:1]:
+            import_keys[node.start_byte] = key
+        bound, site = (alias_nodes[0], alias_nodes[0]) if alias_nodes else (name_nodes[0], None)
+    elif alias_nodes:  # import a.b as c
+        key, bound, site = module_key, alias_nodes[0], alias_nodes[0]
+    else:  # import a.b binds a
+        key = prefixes[0] if prefixes else None
+        bound, site = _identifiers(module_nodes[0], types)[0], None
+    if site is not None:
+        import_keys[site.start_byte] = key
+    binder.bind_import(_text(bound, data), bound.start_byte, key)
 
 
 def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
@@ -328,39 +391,22 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
     return None
 
 
-def _scope_finder(defs: list[Definition]) -> Any:
-    """A function mapping byte offsets, visited in increasing order, to the innermost def."""
-    stack: list[int] = []
-    position = 0
-
-    def scope(offset: int) -> int:
-        nonlocal position
-        while position < len(defs) and defs[position].start_byte <= offset:
-            while stack and defs[stack[-1]].end_byte <= defs[position].start_byte:
-                stack.pop()
-            stack.append(position)
-            position += 1
-        while stack and defs[stack[-1]].end_byte <= offset:
-            stack.pop()
-        return stack[-1] if stack else -1
-
-    return scope
-
-
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any, Any]],
-                  defs: list[Definition], names: set[int], *, index: LineIndex,
-                  data: bytes) -> list[RefRow]:
-    """Every identifier that does not name a node, with the most specific kind captured.
+                  name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
+                  index: LineIndex, data: bytes) -> list[RefRow]:
+    """Every identifier that does not name a node, with its most specific kind and what it
+    resolves to. ``name_starts`` are the start bytes of the nodes' own names.
 
-    ``names`` holds the start bytes of the nodes' own names. The hot loop of indexing: one
-    pass in document order, with the innermost enclosing definition tracked by a stack.
+    The hot loop of indexing: one pass in document order, with the innermost enclosing
+    definition tracked by a stack.
     """
+    defs = binder.defs
     items: list[tuple[int, Any, str, Any]] = []
     append_item = items.append
     pop = specific.pop
     for node in identifiers:
         start = node.start_byte
-        if start in names:
+        if start in name_starts:
             continue
         found = pop(start, None)
         if found is None:
@@ -369,7 +415,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             append_item((start, node, found[1], found[3]))
     # Captures on nodes that are not identifiers (strings in ``__all__`` …).
     items.extend((start, node, kind, qual) for start, (_, kind, node, qual) in specific.items()
-                 if start not in names)
+                 if start not in name_starts)
     items.sort(key=itemgetter(0))
 
     starts = [d.start_byte for d in defs]
@@ -381,6 +427,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     append = rows.append
     ascii_text = data.isascii()
     col_of = index.col
+    resolve = binder.resolve
+    super_call = binder.lang.super_call
     for start, node, kind, qualifier_node in items:
         while position < count and starts[position] <= start:
             while stack and ends[stack[-1]] <= starts[position]:
@@ -401,14 +449,19 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if qualifier_node is not None:
             qualifier = data[qualifier_node.start_byte : qualifier_node.end_byte].decode(
                 "utf-8", "replace")
-            if len(qualifier) > _MAX_QUALIFIER or not _DOTTED.fullmatch(qualifier):
+            if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
+                                            or not _DOTTED.fullmatch(qualifier)):
                 qualifier = "*"  # an expression, not a dotted name
-        append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier))
+        if start in import_keys:
+            target, key = -1, import_keys[start]
+        else:
+            target, key = resolve(name, start, qualifier)
+        append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier, target, key))
     return rows
 
 
-def _collect_imports(matches: list[dict[str, list[Any]]], defs: list[Definition],
-                     index: LineIndex, data: bytes) -> list[Import]:
+def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index: LineIndex,
+                     data: bytes, path: str) -> list[Import]:
     bindings = []
     for caps in matches:
         module = caps.get("import.module")
@@ -419,40 +472,45 @@ def _collect_imports(matches: list[dict[str, list[Any]]], defs: list[Definition]
         site = (alias or name or module)[0]
         bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site))
     bindings.sort(key=lambda b: b[0])
-    scope = _scope_finder(defs)
+    defs = binder.defs
     out = []
+    modules = binder.modules
     for start, module, name, alias, wildcard, site in bindings:
         row, byte_col = site.start_point
+        module_text = "".join(_text(module, data).split())
+        name_text = _text(name[0], data) if name else None
+        module_key = modules.module_key(path, module_text)
+        if module_key is None or wildcard or name_text is None:
+            key = module_key
+        else:
+            key = extend_key(module_key, [name_text])
+        scope = -1
+        for i, d in enumerate(defs):
+            if d.start_byte <= start < d.end_byte:
+                scope = i
         out.append(Import(
-            module="".join(_text(module, data).split()),
-            name=_text(name[0], data) if name else None,
+            module=module_text,
+            name=name_text,
             alias=_text(alias[0], data) if alias else None,
             wildcard=wildcard,
             line=row + 1,
             col=index.col(row, byte_col),
-            scope=scope(start),
+            scope=scope,
+            key=key,
         ))
     return out
 
 
-def _problems(root: Any, index: LineIndex) -> tuple[int, list[Problem]]:
-    """Syntax errors: ERROR and MISSING nodes, visiting only subtrees that contain errors."""
-    found: list[Problem] = []
-    count = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-            if len(found) < _MAX_PROBLEMS:
-                srow, scol = node.start_point
-                erow, ecol = node.end_point
-                message = f"missing {node.type}" if node.is_missing else "syntax error"
-                found.append(Problem(srow + 1, index.col(srow, scol), erow + 1,
-                                     index.col(erow, ecol), message))
-            if node.is_error:
-                continue
-        if node.has_error:
-            stack.extend(reversed(node.children))
-    found.sort()
-    return count, found
+def _surface(defs: list[Definition], imports: list[Import], refs: list[RefRow]) -> str:
+    """A digest of what other files can resolve against: node keys and kinds in order,
+    module-level imports, and the bases of classes."""
+    digest = hashlib.blake2b(digest_size=12)
+    for d in defs:
+        digest.update(f"d{d.key}\0{d.kind}\n".encode())
+    for i in imports:
+        if i.scope < 0:
+            digest.update(f"i{i.module}\0{i.name}\0{i.alias}\0{i.wildcard}\n".encode())
+    for name, kind, _line, _col, scope, qualifier, _target, _key in refs:
+        if kind == "inheritance":
+            digest.update(f"b{scope}\0{qualifier}\0{name}\n".encode())
+    return digest.hexdigest()

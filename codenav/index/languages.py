@@ -32,6 +32,9 @@ class Language:
     comments: frozenset[str]
     scopes: frozenset[str]
     containers: frozenset[str]
+    receiver: str
+    super_call: str
+    modules: str
 
     @property
     def tags_path(self) -> Path:
@@ -62,6 +65,9 @@ def languages() -> tuple[Language, ...]:
             comments=frozenset(row.get("comments", ())),
             scopes=frozenset(row.get("scopes", ())),
             containers=frozenset(row.get("containers", ())),
+            receiver=row.get("receiver", ""),
+            super_call=row.get("super_call", ""),
+            modules=row.get("modules", ""),
         )
         for name, row in table.items()
     )

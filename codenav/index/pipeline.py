@@ -31,6 +31,8 @@ from codenav.errors import MapNotBuilt
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, discover
 from codenav.index.extract import extract
 from codenav.index.languages import by_extension
+from codenav.index.link import link
+from codenav.index.rank import compute_hubs
 from codenav.model import FileFacts
 from codenav.store import db
 from codenav.store.write import FileRow, FileRows, MapWriter, encode
@@ -126,11 +128,12 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
         facts.status = "binary"
         return facts
     started = time.perf_counter()
-    found = extract(lang, data)
+    found = extract(lang, data, rel)
     facts.parse_ms = (time.perf_counter() - started) * 1000
     facts.lines, facts.doc = found.lines, found.doc
     facts.defs, facts.refs, facts.imports = found.defs, found.refs, found.imports
     facts.problems, facts.parse_errors = found.problems, found.problem_count
+    facts.surface = found.surface
     return facts
 
 
@@ -168,7 +171,7 @@ def _default_jobs() -> int:
 
 def _is_current(row: FileRow, candidate: Candidate) -> bool:
     """Size and mtime match, and the mtime was old enough when read to be trusted."""
-    _, size, mtime_ns, _, _, indexed_ns = row
+    _, size, mtime_ns, _, _, indexed_ns, _ = row
     return (size == candidate.size and mtime_ns == candidate.mtime_ns
             and indexed_ns - mtime_ns >= RACY_NS)
 
@@ -233,6 +236,8 @@ class _Run:
         self.known = writer.known_files()
         self._selected: Callable[[str], bool] = lambda _path: True
         self._force = False
+        self.changed: set[int] = set()  # ids of files written this run
+        self.surface_changed = False  # a file appeared, vanished, or changed what it exports
 
     def limit_to(self, paths: Collection[str], force: bool) -> None:
         """Only look at these files or folders (repo-relative); ``force`` re-parses them."""
@@ -253,6 +258,7 @@ class _Run:
                 if path not in present and self._selected(path)]
         writer.remove(gone)
         report.removed = len(gone)
+        self.surface_changed = bool(gone)
         jobs = self._plan(candidates)
         big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
         mark = time.perf_counter()
@@ -260,10 +266,24 @@ class _Run:
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
-        report.phases["indexes"] = time.perf_counter() - mark
+            self._link(everything=big or self.surface_changed)
+        report.phases["indexes"] = time.perf_counter() - mark - report.phases.get("link", 0.0) \
+            - report.phases.get("hubs", 0.0)
         self.counts = writer.counts()
         report.files, report.nodes, report.refs = (
             self.counts["files"], self.counts["nodes"], self.counts["refs"])
+
+    def _link(self, everything: bool) -> None:
+        """Resolve cross-file references; rank hubs again when the graph's shape changed."""
+        if not everything and not self.changed:
+            return
+        mark = time.perf_counter()
+        link(self.writer.conn, self.root.name, None if everything else self.changed)
+        self.report.phases["link"] = time.perf_counter() - mark
+        if everything:
+            mark = time.perf_counter()
+            compute_hubs(self.writer.conn)
+            self.report.phases["hubs"] = time.perf_counter() - mark
 
     def _plan(self, candidates: list[Candidate]) -> list[_Job]:
         """Jobs for the files that may have changed; unchanged and oversized ones are settled."""
@@ -301,7 +321,11 @@ class _Run:
                 writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)
                 report.unchanged += 1
             else:
-                writer.put(result, replacing=result.path in self.known)
+                old = self.known.get(result.path)
+                writer.put(result, replacing=old is not None)
+                self.changed.add(int(result.file[0]))
+                if old is None or old[6] != result.surface:
+                    self.surface_changed = True
                 if result.status == "ok":
                     report.parsed += 1
                     report.parse_errors += result.parse_errors
@@ -348,9 +372,10 @@ def check(root: Path, db_path: Path | None = None) -> Freshness:
     except MapNotBuilt:
         return Freshness(built=False)
     try:
-        rows = {path: (fid, size, mtime, digest, status, indexed) for
-                path, fid, size, mtime, digest, status, indexed in conn.execute(
-                    "SELECT path, id, size, mtime_ns, hash, status, indexed_ns FROM files")}
+        rows = {path: (fid, size, mtime, digest, status, indexed, surface) for
+                path, fid, size, mtime, digest, status, indexed, surface in conn.execute(
+                    "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface "
+                    "FROM files")}
     finally:
         conn.close()
     out = Freshness(built=True)

@@ -18,7 +18,8 @@ CREATE TABLE files (
     status       TEXT NOT NULL,          -- ok | binary | too_large | unreadable | timeout
     lines        INTEGER NOT NULL DEFAULT 0,
     parse_errors INTEGER NOT NULL DEFAULT 0,
-    indexed_ns   INTEGER NOT NULL        -- wall clock when the content was read
+    indexed_ns   INTEGER NOT NULL,       -- wall clock when the content was read
+    surface      TEXT NOT NULL DEFAULT '' -- digest of what other files resolve against
 );
 
 -- Map nodes: one per file (kind 'module') and one per definition.
@@ -45,8 +46,12 @@ CREATE TABLE nodes (
 );
 CREATE INDEX nodes_file ON nodes(file_id);
 CREATE INDEX nodes_name ON nodes(name);
+CREATE INDEX nodes_parent ON nodes(parent_id, name);
 
--- Identifier uses. scope_id is the innermost enclosing node; target_id the node it resolves to.
+-- Identifier uses. scope_id is the innermost enclosing node; target_id the node it resolves
+-- to (set at extraction for the same file, by the linker through `symbols` for others); key
+-- names a target in another file (grammar in codenav/index/binder.py). A resolved use is an
+-- edge scope_id -> target_id (see the `edges` view).
 CREATE TABLE refs (
     id        INTEGER PRIMARY KEY,
     file_id   INTEGER NOT NULL,
@@ -56,10 +61,14 @@ CREATE TABLE refs (
     line      INTEGER NOT NULL,
     col       INTEGER NOT NULL,         -- the name ends at col + its length in UTF-16 units
     qualifier TEXT,                     -- receiver of an attribute: 'self', 'os.path', '*'
-    target_id INTEGER
+    target_id INTEGER,
+    key       TEXT
 );
 CREATE INDEX refs_file ON refs(file_id, line);
 CREATE INDEX refs_name ON refs(name);
+CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
+CREATE INDEX refs_scope ON refs(scope_id) WHERE target_id IS NOT NULL;
+CREATE INDEX refs_key ON refs(key) WHERE key IS NOT NULL;
 
 -- Names bound by import statements.
 CREATE TABLE imports (
@@ -71,22 +80,29 @@ CREATE TABLE imports (
     alias    TEXT,
     wildcard INTEGER NOT NULL DEFAULT 0,
     line     INTEGER NOT NULL,
-    col      INTEGER NOT NULL
+    col      INTEGER NOT NULL,
+    key      TEXT                       -- what the bound name resolves to
 );
 CREATE INDEX imports_file ON imports(file_id);
 
--- Resolved relations between nodes, each with the anchor of its site.
-CREATE TABLE edges (
-    src_id  INTEGER NOT NULL,
-    dst_id  INTEGER NOT NULL,
-    kind    TEXT NOT NULL,              -- calls references imports inherits contains
-    file_id INTEGER NOT NULL,           -- file of the site
-    line    INTEGER NOT NULL,
-    col     INTEGER NOT NULL
-);
-CREATE INDEX edges_src ON edges(src_id, kind);
-CREATE INDEX edges_dst ON edges(dst_id, kind);
-CREATE INDEX edges_file ON edges(file_id);
+-- Keys resolved by the linker: the node each one names.
+CREATE TABLE symbols (
+    key       TEXT PRIMARY KEY,
+    target_id INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Resolved relations between nodes, each with the anchor of its site: every resolved
+-- reference, and the nesting of nodes.
+CREATE VIEW edges AS
+    SELECT scope_id AS src_id, target_id AS dst_id,
+           CASE kind WHEN 'call' THEN 'calls' WHEN 'decorator' THEN 'calls'
+                     WHEN 'inheritance' THEN 'inherits' WHEN 'import' THEN 'imports'
+                     ELSE 'references' END AS kind,
+           file_id, line, col
+    FROM refs WHERE target_id IS NOT NULL
+    UNION ALL
+    SELECT parent_id, id, 'contains', file_id, name_line, name_col
+    FROM nodes WHERE parent_id IS NOT NULL;
 
 -- Syntax errors tree-sitter recovered from (the map side of nav_diagnostics).
 CREATE TABLE problems (

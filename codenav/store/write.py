@@ -23,19 +23,19 @@ __all__ = ["NODE_BITS", "FileRow", "FileRows", "MapWriter", "encode", "file_node
 
 NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays far below
 
-# (id, size, mtime_ns, hash, status, indexed_ns) as stored for one path.
-FileRow = tuple[int, int, int, str, str, int]
+# (id, size, mtime_ns, hash, status, indexed_ns, surface) as stored for one path.
+FileRow = tuple[int, int, int, str, str, int, str]
 
-_FILE_TABLES = ("nodes", "refs", "imports", "problems", "edges")
+_FILE_TABLES = ("nodes", "refs", "imports", "problems")
 _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
-                "lines, parse_errors, indexed_ns) VALUES (?,?,?,?,?,?,?,?,?,?)")
+                "lines, parse_errors, indexed_ns, surface) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_NODES = ("INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
                  "end_line, end_col, name_line, name_col, name_end_col, start_byte, end_byte, "
                  "signature, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-_INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qualifier) "
-                "VALUES (?,?,?,?,?,?,?)")
+_INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qualifier, "
+                "target_id, key) VALUES (?,?,?,?,?,?,?,?,?)")
 _INSERT_IMPORTS = ("INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, "
-                   "col) VALUES (?,?,?,?,?,?,?,?)")
+                   "col, key) VALUES (?,?,?,?,?,?,?,?,?)")
 _INSERT_PROBLEMS = ("INSERT INTO problems (file_id, line, col, end_line, end_col, message) "
                     "VALUES (?,?,?,?,?,?)")
 
@@ -67,11 +67,16 @@ class FileRows:
     def parse_errors(self) -> int:
         return int(self.file[8])
 
+    @property
+    def surface(self) -> str:
+        return str(self.file[10])
+
 
 def encode(facts: FileFacts, file_id: int) -> FileRows:
     """The rows that store ``facts`` as file ``file_id``."""
     rows = FileRows((file_id, facts.path, facts.lang, facts.size, facts.mtime_ns, facts.hash,
-                     facts.status, facts.lines, facts.parse_errors, facts.indexed_ns))
+                     facts.status, facts.lines, facts.parse_errors, facts.indexed_ns,
+                     facts.surface))
     if facts.status != "ok":
         return rows
     base = file_node(file_id)
@@ -86,10 +91,11 @@ def encode(facts: FileFacts, file_id: int) -> FileRows:
          d.line, d.col, d.end_line, d.end_col, d.name_line, d.name_col, d.name_end_col,
          d.start_byte, d.end_byte, d.signature, d.doc)
         for i, d in enumerate(facts.defs))
-    rows.refs = [(file_id, first + scope if scope >= 0 else base, name, kind, line, col, qual)
-                 for name, kind, line, col, scope, qual in facts.refs]
+    rows.refs = [(file_id, first + scope if scope >= 0 else base, name, kind, line, col, qual,
+                  first + target if target >= 0 else None, key)
+                 for name, kind, line, col, scope, qual, target, key in facts.refs]
     rows.imports = [(file_id, first + i.scope if i.scope >= 0 else base, i.module, i.name,
-                     i.alias, int(i.wildcard), i.line, i.col) for i in facts.imports]
+                     i.alias, int(i.wildcard), i.line, i.col, i.key) for i in facts.imports]
     rows.problems = [(file_id, *p) for p in facts.problems]
     return rows
 
@@ -110,13 +116,13 @@ class MapWriter:
     def known_files(self) -> dict[str, FileRow]:
         """Every file row by path."""
         rows = self.conn.execute(
-            "SELECT path, id, size, mtime_ns, hash, status, indexed_ns FROM files")
-        return {path: (fid, size, mtime, digest, status, indexed)
-                for path, fid, size, mtime, digest, status, indexed in rows}
+            "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface FROM files")
+        return {path: (fid, size, mtime, digest, status, indexed, surface)
+                for path, fid, size, mtime, digest, status, indexed, surface in rows}
 
     def clear(self) -> None:
         """Forget every file (a full rebuild, still inside the caller's transaction)."""
-        for table in ("files", *_FILE_TABLES):
+        for table in ("files", "symbols", *_FILE_TABLES):
             self.conn.execute(f"DELETE FROM {table}")
         self._next_file = 1
 
@@ -172,5 +178,8 @@ class MapWriter:
 
     def counts(self) -> dict[str, int]:
         """Rows per table now in the map (kept in meta for map_status)."""
-        return {table: int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-                for table in ("files", "nodes", "refs", "imports", "edges", "problems")}
+        counts = {table: int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+                  for table in ("files", "nodes", "refs", "imports", "problems")}
+        counts["edges"] = int(self.conn.execute(
+            "SELECT count(*) FROM refs WHERE target_id IS NOT NULL").fetchone()[0])
+        return counts

@@ -119,3 +119,50 @@
 (import_from_statement
   module_name: [(dotted_name) (relative_import)] @import.module
   (wildcard_import) @import.wildcard) @import
+
+; --------------------------------------------------------------------- scopes
+; Names bound in a @local.scope are visible in it and in the scopes nested in it;
+; names bound in a @local.scope.hidden (a class body) only in that scope itself.
+
+(function_definition) @local.scope
+(lambda) @local.scope
+(list_comprehension) @local.scope
+(set_comprehension) @local.scope
+(dictionary_comprehension) @local.scope
+(generator_expression) @local.scope
+(class_definition) @local.scope.hidden
+
+; ---------------------------------------------------------------- local names
+; @local.definition binds a name in the innermost scope around it; an optional
+; @local.type in the same match is its annotation or the constructor called.
+; Assignments are @definition.variable patterns above: inside a function they
+; bind locals too. @local.global / @local.nonlocal redirect a name outward.
+
+(parameters (identifier) @local.definition)
+(parameters (default_parameter name: (identifier) @local.definition))
+(parameters (typed_parameter (identifier) @local.definition type: (type) @local.type))
+(parameters (typed_default_parameter name: (identifier) @local.definition type: (type) @local.type))
+(parameters (list_splat_pattern (identifier) @local.definition))
+(parameters (dictionary_splat_pattern (identifier) @local.definition))
+(parameters (typed_parameter (list_splat_pattern (identifier) @local.definition)))
+(parameters (typed_parameter (dictionary_splat_pattern (identifier) @local.definition)))
+(lambda_parameters (identifier) @local.definition)
+(lambda_parameters (default_parameter name: (identifier) @local.definition))
+(lambda_parameters (list_splat_pattern (identifier) @local.definition))
+(lambda_parameters (dictionary_splat_pattern (identifier) @local.definition))
+
+(for_statement left: (identifier) @local.definition)
+(for_statement left: (pattern_list (identifier) @local.definition))
+(for_statement left: (tuple_pattern (identifier) @local.definition))
+(for_in_clause left: (identifier) @local.definition)
+(for_in_clause left: (pattern_list (identifier) @local.definition))
+(for_in_clause left: (tuple_pattern (identifier) @local.definition))
+(as_pattern_target (identifier) @local.definition)
+(named_expression name: (identifier) @local.definition)
+(augmented_assignment left: (identifier) @local.definition)
+(assignment left: (identifier) @local.definition
+  right: (call function: [(identifier) (attribute)] @local.type))
+(assignment left: (identifier) @local.definition type: (type) @local.type)
+
+(global_statement (identifier) @local.global)
+(nonlocal_statement (identifier) @local.nonlocal)

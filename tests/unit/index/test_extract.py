@@ -25,15 +25,16 @@ def render(found: Extraction) -> str:
             f"  bytes {d.start_byte}-{d.end_byte}")
         out.append(f"          sig {d.signature!r}  doc {d.doc!r}")
     out += ["", "# references"]
-    for name, kind, line, col, scope, qualifier in found.refs:
+    for name, kind, line, col, scope, qualifier, target, key in found.refs:
         where = found.defs[scope].key if scope >= 0 else "-"
         qual = f"  on {qualifier}" if qualifier else ""
-        out.append(f"{line}:{col:<4} {kind:<11} {name:<14} in {where}{qual}")
+        means = f" -> {found.defs[target].key}" if target >= 0 else f" -> {key}" if key else ""
+        out.append(f"{line}:{col:<4} {kind:<11} {name:<14} in {where}{qual}{means}")
     out += ["", "# imports"]
     for i in found.imports:
         where = found.defs[i.scope].key if i.scope >= 0 else "-"
         out.append(f"{i.line}:{i.col:<4} module {i.module!r} name {i.name!r} alias {i.alias!r}"
-                   f" wildcard {i.wildcard} in {where}")
+                   f" wildcard {i.wildcard} in {where} -> {i.key}")
     out += ["", f"# problems ({found.problem_count})"]
     out += [f"{p.line}:{p.col}-{p.end_line}:{p.end_col} {p.message}" for p in found.problems]
     return "\n".join(out) + "\n"
@@ -43,5 +44,5 @@ def render(found: Extraction) -> str:
 def test_golden(case: Path) -> None:
     lang = by_extension(case.name)
     assert lang is not None
-    found = extract(lang, case.read_bytes())
+    found = extract(lang, case.read_bytes(), f"{case.parent.name}/{case.name}")
     check_golden(case.with_name(case.name + ".golden"), render(found))

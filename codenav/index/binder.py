@@ -1,0 +1,224 @@
+"""File-local name resolution: what each reference of one file means, as far as that file
+alone can tell.
+
+A reference resolves to a definition of the same file (a map node, answered directly), to
+a *key* naming something in another file (``index/link.py`` resolves keys once every file is
+known), or to a local name (a parameter, a loop variable) that is not in the map. Scopes and
+local bindings come from the tags query (``@local.scope``, ``@local.definition`` …); the rules
+are the language's lexical scoping, with ``hidden`` scopes (a Python class body) visible only
+from inside themselves.
+
+Key grammar (``<base>::<member>.<member>…``):
+  ``I:<dotted module>`` / ``P:<path>``  a module (see ``index/modules.py``)
+  ``N:<node id>``   a node of this file whose members are looked up by the linker
+  ``U:<node id>``   the bases of a class (``super().x``)
+  ``F:<path>``      names a file gets from star imports
+  ``A:``            any class member of that name (the receiver's type is unknown)
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from codenav.index.languages import Language
+from codenav.index.modules import ModuleSystem
+from codenav.model import Definition, node_id
+
+__all__ = ["Binder", "extend_key"]
+
+_TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+
+# A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
+Binding = tuple[str, "int | str | None"]
+
+
+def extend_key(key: str, names: list[str]) -> str:
+    """``key`` followed by member ``names``."""
+    if not names:
+        return key
+    joiner = "." if "::" in key else "::"
+    return key + joiner + ".".join(names)
+
+
+def _type_name(text: str) -> str | None:
+    """The class an annotation or constructor names, when it is a plain dotted name."""
+    text = text.strip().strip("'\"").strip()
+    for _ in range(3):
+        inner = _TYPE_WRAPPERS.match(text)
+        if not inner:
+            break
+        text = inner.group(1).strip()
+    if " | " in text:
+        parts = [p.strip() for p in text.split("|") if p.strip() != "None"]
+        text = parts[0] if len(parts) == 1 else ""
+    return text if _DOTTED.fullmatch(text) else None
+
+
+@dataclass(slots=True)
+class _Scope:
+    start: int
+    end: int
+    hidden: bool
+    parent: int = -1
+    names: dict[str, Binding] = field(default_factory=dict)
+    outward: dict[str, bool] = field(default_factory=dict)  # name -> global (True) / nonlocal
+    receiver: tuple[str, int] | None = None  # (parameter name, container def index)
+
+
+class Binder:
+    """Scopes, bindings and the resolution of one file's references."""
+
+    def __init__(self, lang: Language, path: str, modules: ModuleSystem, size: int,
+                 scopes: list[tuple[int, int, bool]], defs: list[Definition]) -> None:
+        self.lang = lang
+        self.path = path
+        self.modules = modules
+        self.defs = defs
+        ordered = sorted(set(scopes), key=lambda s: (s[0], -s[1]))
+        self.scopes = [_Scope(0, max(size, 1) + 1, False)]
+        self.scopes += [_Scope(start, end, hidden) for start, end, hidden in ordered]
+        stack = [0]
+        for i in range(1, len(self.scopes)):
+            scope = self.scopes[i]
+            while self.scopes[stack[-1]].end <= scope.start:
+                stack.pop()
+            scope.parent = stack[-1]
+            stack.append(i)
+        self._starts = [s.start for s in self.scopes]
+        self._by_span = {(s.start, s.end): i for i, s in enumerate(self.scopes)}
+        self._members: dict[tuple[int, str], int] = {}
+        for i, d in enumerate(defs):
+            self._members.setdefault((d.parent, d.name), i)
+        self.star = False
+        self._first_local: dict[int, tuple[int, str]] = {}
+
+    # --------------------------------------------------------------- building
+
+    def scope_at(self, offset: int) -> int:
+        """The innermost scope containing byte ``offset``."""
+        i = bisect_right(self._starts, offset) - 1
+        while i > 0 and self.scopes[i].end <= offset:
+            i = self.scopes[i].parent
+        return max(i, 0)
+
+    def own_scope(self, start: int, end: int) -> int | None:
+        """The scope whose node spans exactly these bytes (a function's own scope)."""
+        return self._by_span.get((start, end))
+
+    def bind_def(self, index: int, outer_start: int, inner: tuple[int, int]) -> None:
+        """A node's name binds in the scope around it (not in its own scope)."""
+        scope = self.scope_at(outer_start)
+        if self.scopes[scope].start == inner[0] and self.scopes[scope].end == inner[1]:
+            scope = self.scopes[scope].parent
+        self.scopes[scope].names.setdefault(self.defs[index].name, ("def", index))
+
+    def bind_local(self, name: str, start: int, type_text: str | None = None) -> None:
+        scope = self.scope_at(start)
+        names = self.scopes[scope].names
+        if name not in names or (names[name][0] == "local" and type_text and not names[name][1]):
+            names[name] = ("local", type_text)
+        first = self._first_local.get(scope)
+        if first is None or start < first[0]:
+            self._first_local[scope] = (start, name)
+
+    def bind_import(self, name: str, start: int, key: str | None) -> None:
+        if name == "*":
+            self.star = True
+            return
+        names = self.scopes[self.scope_at(start)].names
+        if names.get(name, ("local",))[0] == "local":
+            names[name] = ("import", key)
+
+    def declare_outward(self, name: str, start: int, is_global: bool) -> None:
+        self.scopes[self.scope_at(start)].outward[name] = is_global
+
+    def set_receiver(self, method: int, inner: tuple[int, int], body_start: int) -> None:
+        """Record that ``method``'s first parameter names an instance of its container."""
+        scope = self.own_scope(*inner)
+        if scope is None or self.lang.receiver != "first_parameter":
+            return
+        first = self._first_local.get(scope)
+        if first is not None and first[0] < body_start:
+            self.scopes[scope].receiver = (first[1], self.defs[method].parent)
+
+    # -------------------------------------------------------------- resolving
+
+    def _lookup(self, name: str, scope: int) -> tuple[Binding | None, int]:
+        """The binding ``name`` has at ``scope``, and the scope that binds it."""
+        current, first = scope, True
+        while current >= 0:
+            here = self.scopes[current]
+            if name in here.outward:
+                current = 0 if here.outward[name] else here.parent
+                first = False
+                continue
+            if (first or not here.hidden) and name in here.names:
+                return here.names[name], current
+            first = False
+            current = here.parent if current else -1
+        return None, -1
+
+    def _nid(self, index: int) -> str:
+        return node_id(self.lang.code, self.path, self.defs[index].key)
+
+    def _member_chain(self, index: int, chain: list[str]) -> tuple[int, str | None]:
+        """Members of node ``index``: found in this file, or a key for the linker."""
+        current = index
+        for depth, name in enumerate(chain):
+            found = self._members.get((current, name))
+            if found is None:
+                return -1, extend_key(f"N:{self._nid(current)}", chain[depth:])
+            current = found
+        return current, None
+
+    def _base(self, binding: Binding | None, scope: int, name: str,
+              chain: list[str], depth: int = 0) -> tuple[int, str | None]:
+        """Resolve ``name.chain`` given ``name``'s binding."""
+        if binding is None:
+            return -1, (extend_key(f"F:{self.path}", [name, *chain]) if self.star else None)
+        kind, value = binding
+        if kind == "def":
+            assert isinstance(value, int)
+            return self._member_chain(value, chain) if chain else (value, None)
+        if kind == "import":
+            return -1, extend_key(value, chain) if isinstance(value, str) else None
+        receiver = self.scopes[scope].receiver
+        if receiver is not None and receiver[0] == name and receiver[1] >= 0:
+            return self._member_chain(receiver[1], chain) if chain else (-1, None)
+        if isinstance(value, str) and chain and depth < 3:
+            typed = _type_name(value)
+            if typed:
+                head, *rest = typed.split(".")
+                found, where = self._lookup(head, scope)
+                return self._base(found, where, head, [*rest, *chain], depth + 1)
+        return -1, None
+
+    def resolve(self, name: str, start: int, qualifier: str | None) -> tuple[int, str | None]:
+        """(index of a definition of this file or -1, key for the linker or None)."""
+        scope = self.scope_at(start)
+        if qualifier is None:
+            binding, where = self._lookup(name, scope)
+            return self._base(binding, where, name, [])
+        if qualifier == "*":
+            return -1, f"A::{name}"
+        if qualifier == self.lang.super_call and self.lang.super_call:
+            container = self._container_of(scope)
+            return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None
+        head, *rest = qualifier.split(".")
+        binding, where = self._lookup(head, scope)
+        found, key = self._base(binding, where, head, [*rest, name])
+        if found < 0 and key is None and binding is not None and binding[0] == "local":
+            return -1, f"A::{name}"  # a receiver of unknown type
+        return found, key
+
+    def _container_of(self, scope: int) -> int:
+        current = scope
+        while current > 0:
+            receiver = self.scopes[current].receiver
+            if receiver is not None:
+                return receiver[1]
+            current = self.scopes[current].parent
+        return -1

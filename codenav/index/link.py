@@ -1,0 +1,321 @@
+"""Linking: resolve the keys extraction left for other files, once every file is mapped.
+
+A key (grammar in ``index/binder.py``) names a module, a node, a class's bases, a file's star
+imports or "any member called x", followed by a chain of members. Resolution follows what a
+reader of the code would: a module's own definitions, then the names it imports (package
+``__init__`` re-exports), then its star imports, then its submodules; a class's own members,
+then its bases in order. Results land in ``symbols`` and, through it, in ``refs.target_id``.
+
+A full link resolves every key with the map's tables loaded in memory; an incremental one
+(the changed files did not change what others can see of them, ``files.surface``) resolves
+only the new keys of the changed files, looking things up with indexed queries.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from pathlib import PurePosixPath
+
+from codenav.index.languages import by_code
+from codenav.index.modules import ModuleSystem, module_system
+from codenav.store.write import NODE_BITS, file_node
+
+__all__ = ["Linker", "link"]
+
+_MAX_DEPTH = 24
+
+
+class Linker:
+    """Key resolution against one map (the caller holds the write transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection, root_name: str, *, preload: bool) -> None:
+        self.conn = conn
+        self.memo: dict[str, int | None] = {}
+        self._busy: set[str] = set()
+        files = conn.execute("SELECT id, path, lang FROM files WHERE status = 'ok'").fetchall()
+        self._file_node: dict[str, int] = {path: file_node(fid) for fid, path, _ in files}
+        self._file_lang = {path: lang for _, path, lang in files}
+        self._systems: dict[str, ModuleSystem] = {}
+        paths_by_lang: dict[str, list[str]] = defaultdict(list)
+        for _, path, lang in files:
+            paths_by_lang[lang].append(path)
+        for code, paths in paths_by_lang.items():
+            lang = by_code(code)
+            system = module_system(lang.modules if lang else "")
+            system.index(paths, root_name)
+            self._systems[code] = system
+        self._containers = {code: (lang.containers if (lang := by_code(code)) else frozenset())
+                            for code in paths_by_lang}
+        self._preloaded = preload
+        if preload:
+            self._load()
+
+    # --------------------------------------------------------------- lookups
+
+    def _load(self) -> None:
+        self._by_nid: dict[str, int] = {}
+        self._kind: dict[int, str] = {}
+        self._children: dict[tuple[int, str], list[int]] = defaultdict(list)
+        self._members: dict[str, list[int]] = defaultdict(list)
+        rows = self.conn.execute(
+            "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, p.kind, f.lang "
+            "FROM nodes n JOIN files f ON f.id = n.file_id "
+            "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
+        for nid_int, nid, parent, kind, name, parent_kind, lang in rows:
+            self._by_nid[nid] = nid_int
+            self._kind[nid_int] = kind
+            if parent is not None:
+                self._children[(parent, name)].append(nid_int)
+                if parent_kind in self._containers.get(lang, ()):
+                    self._members[name].append(nid_int)
+        self._imports: dict[tuple[int, str], str | None] = {}
+        self._stars: dict[int, list[str]] = defaultdict(list)
+        for scope, module, name, alias, wildcard, key in self.conn.execute(
+                "SELECT scope_id, module, name, alias, wildcard, key FROM imports"):
+            self._index_import(scope, module, name, alias, wildcard, key)
+        self._bases: dict[int, list[tuple[int | None, str | None]]] = defaultdict(list)
+        for scope, target, key in self.conn.execute(
+                "SELECT scope_id, target_id, key FROM refs WHERE kind = 'inheritance' "
+                "ORDER BY file_id, line, col"):
+            self._bases[scope].append((target, key))
+
+    def _index_import(self, scope: int, module: str, name: str | None, alias: str | None,
+                      wildcard: int, key: str | None) -> None:
+        if wildcard:
+            if key:
+                self._stars[scope].append(key)
+            return
+        bound = alias or name or module.split(".")[0]
+        self._imports.setdefault((scope, bound), key)
+
+    def node(self, nid: str) -> int | None:
+        if self._preloaded:
+            return self._by_nid.get(nid)
+        row = self.conn.execute("SELECT id FROM nodes WHERE nid = ?", (nid,)).fetchone()
+        return int(row[0]) if row else None
+
+    def kind(self, node: int) -> str | None:
+        if self._preloaded:
+            return self._kind.get(node)
+        row = self.conn.execute("SELECT kind FROM nodes WHERE id = ?", (node,)).fetchone()
+        return str(row[0]) if row else None
+
+    def children(self, node: int, name: str) -> list[int]:
+        if self._preloaded:
+            return self._children.get((node, name), [])
+        return [row[0] for row in self.conn.execute(
+            "SELECT id FROM nodes WHERE parent_id = ? AND name = ? ORDER BY id", (node, name))]
+
+    def imported(self, module_node: int, name: str) -> tuple[bool, str | None]:
+        """Whether ``module_node`` binds ``name`` by an import at its top level, and its key."""
+        if self._preloaded:
+            if (module_node, name) in self._imports:
+                return True, self._imports[(module_node, name)]
+            return False, None
+        for module, imported, alias, key in self.conn.execute(
+                "SELECT module, name, alias, key FROM imports WHERE file_id = ? AND scope_id = ? "
+                "AND wildcard = 0", (module_node >> NODE_BITS, module_node)):
+            if (alias or imported or module.split(".")[0]) == name:
+                return True, key
+        return False, None
+
+    def stars(self, module_node: int) -> list[str]:
+        if self._preloaded:
+            return self._stars.get(module_node, [])
+        return [row[0] for row in self.conn.execute(
+            "SELECT key FROM imports WHERE file_id = ? AND scope_id = ? AND wildcard = 1 "
+            "AND key IS NOT NULL", (module_node >> NODE_BITS, module_node))]
+
+    def bases(self, class_node: int) -> list[int]:
+        if self._preloaded:
+            found = self._bases.get(class_node, [])
+        else:
+            found = self.conn.execute(
+                "SELECT target_id, key FROM refs WHERE scope_id = ? AND kind = 'inheritance' "
+                "ORDER BY line, col", (class_node,)).fetchall()
+        out = []
+        for target, key in found:
+            if target is None and key is not None:
+                target = self.resolve(key)
+            if target is not None and target != class_node:
+                out.append(target)
+        return out
+
+    def members_named(self, name: str) -> list[int]:
+        if self._preloaded:
+            return self._members.get(name, [])
+        rows = self.conn.execute(
+            "SELECT n.id, p.kind, f.lang FROM nodes n JOIN nodes p ON p.id = n.parent_id "
+            "JOIN files f ON f.id = n.file_id WHERE n.name = ?", (name,))
+        return [nid for nid, parent_kind, lang in rows
+                if parent_kind in self._containers.get(lang, ())]
+
+    def _module_node(self, key: str, lang: str | None) -> int | None:
+        systems = [self._systems[lang]] if lang in self._systems else self._systems.values()
+        for system in systems:
+            for path in system.files_for(key):
+                return self._file_node.get(path)
+        return None
+
+    def _module_key(self, module_node: int) -> tuple[str, str] | None:
+        """A key for the package a file node is (``P:dir`` for ``dir/__init__.py``)."""
+        path = self._path_of(module_node)
+        if path is None:
+            return None
+        pure = PurePosixPath(path)
+        if pure.stem != "__init__":
+            return None
+        folder = pure.parent.as_posix()
+        return f"P:{'' if folder == '.' else folder}", self._file_lang[path]
+
+    def _path_of(self, module_node: int) -> str | None:
+        if not hasattr(self, "_paths_by_node"):
+            self._paths_by_node = {node: path for path, node in self._file_node.items()}
+        return self._paths_by_node.get(module_node)
+
+    # ------------------------------------------------------------- resolving
+
+    def resolve(self, key: str) -> int | None:
+        """The node ``key`` names, or None when the map cannot tell."""
+        if key in self.memo:
+            return self.memo[key]
+        if key in self._busy or len(self._busy) > _MAX_DEPTH:
+            return None  # an import cycle, or a chain too deep to be code
+        self._busy.add(key)
+        try:
+            found = self._resolve(key)
+        finally:
+            self._busy.discard(key)
+        self.memo[key] = found
+        return found
+
+    def _resolve(self, key: str) -> int | None:
+        base, _, chain = key.partition("::")
+        names = chain.split(".") if chain else []
+        kind, _, rest = base.partition(":")
+        node: int | None
+        if kind in ("I", "P"):
+            node, names = self._module_and_rest(base, names)
+        elif kind == "N":
+            node = self.node(rest)
+        elif kind == "U":
+            cls = self.node(rest)
+            if cls is None or not names:
+                return None
+            node = self._in_bases(cls, names[0], set())
+            names = names[1:]
+        elif kind == "F":
+            file_node = self._file_node.get(rest)
+            if file_node is None or not names:
+                return None
+            node = self._from_stars(file_node, names[0])
+            names = names[1:]
+        elif kind == "A":
+            candidates = self.members_named(names[0]) if names else []
+            node = candidates[0] if len(candidates) == 1 else None
+            names = names[1:]
+        else:
+            return None
+        for name in names:
+            if node is None:
+                return None
+            node = self.member(node, name)
+        return node
+
+    def _module_and_rest(self, base: str, names: list[str]) -> tuple[int | None, list[str]]:
+        """The module node of ``base``; a missing package folder is walked as submodules."""
+        node = self._module_node(base, None)
+        if node is not None:
+            return node, names
+        for system in self._systems.values():
+            key = base
+            for i, name in enumerate(names):
+                key = system.submodule(key, name)
+                node = self._module_node(key, None)
+                if node is not None:
+                    return node, names[i + 1 :]
+        return None, names
+
+    def member(self, node: int, name: str) -> int | None:
+        """``node.name``: in a module or a class, as described in the module docstring."""
+        kind = self.kind(node)
+        if kind == "module":
+            return self._in_module(node, name)
+        if kind is not None and self._is_container(node, kind):
+            return self._in_class(node, name, set())
+        return None
+
+    def _is_container(self, node: int, kind: str) -> bool:
+        path = self._path_of(file_node(node >> NODE_BITS))
+        lang = self._file_lang.get(path or "")
+        return kind in self._containers.get(lang or "", ())
+
+    def _in_module(self, module_node: int, name: str) -> int | None:
+        own = self.children(module_node, name)
+        if own:
+            return own[0]
+        bound, key = self.imported(module_node, name)
+        if bound:
+            return self.resolve(key) if key else None
+        found = self._from_stars(module_node, name)
+        if found is not None:
+            return found
+        package = self._module_key(module_node)
+        if package is not None:
+            system = self._systems.get(package[1])
+            if system is not None:
+                return self._module_node(system.submodule(package[0], name), package[1])
+        return None
+
+    def _from_stars(self, module_node: int, name: str) -> int | None:
+        for key in self.stars(module_node):
+            found = self.resolve(f"{key}::{name}")
+            if found is not None:
+                return found
+        return None
+
+    def _in_class(self, cls: int, name: str, seen: set[int]) -> int | None:
+        own = self.children(cls, name)
+        if own:
+            return own[0]
+        return self._in_bases(cls, name, seen)
+
+    def _in_bases(self, cls: int, name: str, seen: set[int]) -> int | None:
+        seen.add(cls)
+        for base in self.bases(cls):
+            if base in seen:
+                continue
+            kind = self.kind(base)
+            if kind is None or not self._is_container(base, kind):
+                continue
+            found = self._in_class(base, name, seen)
+            if found is not None:
+                return found
+        return None
+
+
+def link(conn: sqlite3.Connection, root_name: str,
+         changed: Collection[int] | None = None) -> int:
+    """Resolve keys into ``symbols`` and ``refs.target_id``; returns how many keys resolved.
+
+    ``changed`` (file ids) limits the work to those files' references; None links everything.
+    """
+    linker = Linker(conn, root_name, preload=changed is None)
+    if changed is None:
+        conn.execute("DELETE FROM symbols")
+        keys: Iterable[tuple[str]] = conn.execute(
+            "SELECT DISTINCT key FROM refs WHERE key IS NOT NULL").fetchall()
+    else:
+        ids = ",".join(str(int(i)) for i in changed) or "NULL"
+        keys = conn.execute(
+            f"SELECT DISTINCT key FROM refs WHERE file_id IN ({ids}) AND key IS NOT NULL "
+            "AND key NOT IN (SELECT key FROM symbols)").fetchall()
+    resolved = [(key, target) for (key,) in keys if (target := linker.resolve(key)) is not None]
+    conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
+    where = "" if changed is None else f"AND file_id IN ({ids}) "
+    conn.execute(
+        "UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
+        f"WHERE key IS NOT NULL {where}")
+    return len(resolved)
