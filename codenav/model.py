@@ -43,6 +43,7 @@ class Definition(NamedTuple):
     end_byte: int
     signature: str
     doc: str | None
+    type: str | None = None  # for a variable or field: a key naming its class (index/binder.py)
 
 
 # One identifier use: (name, kind, line, col, scope, qualifier, target, key); it ends at

@@ -94,6 +94,8 @@ class Binder:
             self._members.setdefault((d.parent, d.name), i)
         self.star = False
         self._first_local: dict[int, tuple[int, str]] = {}
+        # def index -> its class: (def index in this file, or -1 with a key for the linker)
+        self.types: dict[int, tuple[int, str | None]] = {}
 
     # --------------------------------------------------------------- building
 
@@ -144,6 +146,32 @@ class Binder:
         if first is not None and first[0] < body_start:
             self.scopes[scope].receiver = (first[1], self.defs[method].parent)
 
+    def set_type(self, index: int, type_text: str | None, value: str | None,
+                 start: int) -> None:
+        """Record the class of variable or field ``index``: its annotation or constructor
+        (``type_text``), else the type of the name it is assigned (``value``)."""
+        scope = self.scope_at(start)
+        if type_text is None and value is not None:
+            binding, _ = self._lookup(value, scope)
+            if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
+                return
+            type_text = binding[1]
+        typed = _type_name(type_text) if type_text else None
+        if not typed:
+            return
+        head, *rest = typed.split(".")
+        binding, where = self._lookup(head, scope)
+        if binding is None or (binding[0] == "def" and binding[1] == index):
+            return
+        found, key = self._base(binding, where, head, rest)
+        if found >= 0 or key is not None:
+            self.types[index] = (found, key)
+
+    def type_key(self, index: int) -> str | None:
+        """The key of variable or field ``index``'s class, for other files."""
+        found, key = self.types[index]
+        return f"N:{self._nid(found)}" if found >= 0 else key
+
     # -------------------------------------------------------------- resolving
 
     def _lookup(self, name: str, scope: int) -> tuple[Binding | None, int]:
@@ -169,6 +197,12 @@ class Binder:
         current = index
         for depth, name in enumerate(chain):
             found = self._members.get((current, name))
+            if found is None and current in self.types:
+                typed, key = self.types[current]  # a variable or field: go on in its class
+                if typed < 0:
+                    return -1, extend_key(key, chain[depth:]) if key else None
+                current = typed
+                found = self._members.get((current, name))
             if found is None:
                 return -1, extend_key(f"N:{self._nid(current)}", chain[depth:])
             current = found

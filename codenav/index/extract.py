@@ -69,6 +69,9 @@ class _DefCapture:
     inner: Any  # narrowest @definition node: the signature and the node's own scope
     doc: Any  # @doc node or None
     pattern: int
+    receiver: Any = None  # for an attribute definition: the object it is set on
+    type: Any = None  # @definition.type: annotation or constructor
+    value: Any = None  # @definition.value: a name whose type it takes
 
 
 @dataclass(slots=True)
@@ -139,9 +142,18 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     caps = _capture(lang, query, root)
 
     kept, captured, demoted = _resolve_defs(lang, caps.defs, data, index)
+    attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
     modules = _systems.setdefault(lang.modules, module_system(lang.modules))
     binder = Binder(lang, path, modules, len(data), caps.scopes, kept)
-    import_keys = _bind(binder, kept, captured, demoted, caps, data, path)
+    import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
+    for i, cap in enumerate(captured):
+        if cap.type is not None or cap.value is not None:
+            binder.set_type(i, _text(cap.type, data) if cap.type is not None else None,
+                            _text(cap.value, data) if cap.value is not None else None,
+                            cap.name.start_byte)
+    kept = [d._replace(type=binder.type_key(i)) if i in binder.types else d
+            for i, d in enumerate(kept)]
+    binder.defs = kept
     out.defs = kept
     out.doc = _doc_line(_text(caps.doc, data)) if caps.doc is not None else None
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
@@ -196,7 +208,12 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
     seen = defs.get(name.start_byte)
     if seen is None:
         first_doc = doc[0] if doc else None
-        defs[name.start_byte] = _DefCapture(kind, name, node, node, first_doc, pattern)
+        receiver, typed, value = (caps.get(f"definition.{part}")
+                                   for part in ("receiver", "type", "value"))
+        defs[name.start_byte] = _DefCapture(kind, name, node, node, first_doc, pattern,
+                                            receiver[0] if receiver else None,
+                                            typed[0] if typed else None,
+                                            value[0] if value else None)
         return
     width = node.end_byte - node.start_byte
     outer = seen.outer.end_byte - seen.outer.start_byte
@@ -208,6 +225,8 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
         seen.inner = node
     if seen.doc is None and doc:
         seen.doc = doc[0]
+    if seen.type is None and caps.get("definition.type"):
+        seen.type = caps["definition.type"][0]
 
 
 def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
@@ -236,6 +255,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
     new_index: dict[int, int] = {}
     seen_vars: set[tuple[int, str]] = set()
     key_counts: dict[str, int] = {}
+    receivers: dict[int, str | None] = {}
     for i, cap in enumerate(ordered):
         ancestor = parents[i]
         while ancestor >= 0 and ancestor not in new_index:
@@ -244,7 +264,13 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         parent_def = kept[parent] if parent >= 0 else None
         kind = cap.kind
         name = _text(cap.name, data)
-        if kind in _VARIABLE_KINDS:
+        if kind == "attribute":
+            owner = _attribute_owner(lang, kept, captured, parent, cap, data, receivers)
+            if owner < 0 or (owner, name) in seen_vars:
+                continue  # not set on the receiver, or set before: a reference
+            seen_vars.add((owner, name))
+            parent, parent_def, kind = owner, kept[owner], "field"
+        elif kind in _VARIABLE_KINDS:
             if (parent_def is not None and parent_def.kind in lang.scopes) or \
                     (parent, name) in seen_vars:
                 demoted.append(cap.name)  # a local binding, or a re-assignment
@@ -280,11 +306,43 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
     return kept, captured, demoted
 
 
+def _attribute_owner(lang: Language, kept: list[Definition], captured: list[_DefCapture],
+                     parent: int, cap: _DefCapture, data: bytes,
+                     receivers: dict[int, str | None]) -> int:
+    """The class an instance attribute belongs to: the container of the nearest enclosing
+    method whose receiver parameter is the object the attribute is set on (-1: none)."""
+    if lang.receiver != "first_parameter" or cap.receiver is None:
+        return -1
+    method = parent
+    while method >= 0:
+        owner = kept[method].parent
+        if kept[method].kind in lang.scopes and owner >= 0 and kept[owner].kind in lang.containers:
+            if method not in receivers:
+                receivers[method] = _first_parameter(captured[method].inner, lang, data)
+            return owner if receivers[method] == _text(cap.receiver, data) else -1
+        method = owner
+    return -1
+
+
+def _first_parameter(function: Any, lang: Language, data: bytes) -> str | None:
+    parameters = function.child_by_field_name("parameters")
+    if parameters is None or not parameters.named_children:
+        return None
+    first = parameters.named_children[0]
+    names = _identifiers(first, lang.identifiers)
+    return _text(names[0], data) if names else None
+
+
 def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
-          demoted: list[Any], caps: _Captures, data: bytes, path: str) -> dict[int, str | None]:
-    """Tell the binder every name this file binds; returns the keys of import identifiers."""
+          demoted: list[Any], caps: _Captures, data: bytes, path: str,
+          attributes: set[int]) -> dict[int, str | None]:
+    """Tell the binder every name this file binds; returns the keys of import identifiers.
+
+    Instance attributes (``attributes``) bind no name: they are reached through the receiver.
+    """
     for i, cap in enumerate(captured):
-        binder.bind_def(i, cap.outer.start_byte, (cap.inner.start_byte, cap.inner.end_byte))
+        if i not in attributes:
+            binder.bind_def(i, cap.outer.start_byte, (cap.inner.start_byte, cap.inner.end_byte))
     for node in demoted:
         binder.bind_local(_text(node, data), node.start_byte)
     for node, type_node in caps.locals:
@@ -506,7 +564,7 @@ def _surface(defs: list[Definition], imports: list[Import], refs: list[RefRow]) 
     module-level imports, and the bases of classes."""
     digest = hashlib.blake2b(digest_size=12)
     for d in defs:
-        digest.update(f"d{d.key}\0{d.kind}\n".encode())
+        digest.update(f"d{d.key}\0{d.kind}\0{d.type}\n".encode())
     for i in imports:
         if i.scope < 0:
             digest.update(f"i{i.module}\0{i.name}\0{i.alias}\0{i.wildcard}\n".encode())

@@ -57,15 +57,18 @@ class Linker:
     def _load(self) -> None:
         self._by_nid: dict[str, int] = {}
         self._kind: dict[int, str] = {}
+        self._types: dict[int, str] = {}
         self._children: dict[tuple[int, str], list[int]] = defaultdict(list)
         self._members: dict[str, list[int]] = defaultdict(list)
         rows = self.conn.execute(
-            "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, p.kind, f.lang "
+            "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.type_key, p.kind, f.lang "
             "FROM nodes n JOIN files f ON f.id = n.file_id "
             "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
-        for nid_int, nid, parent, kind, name, parent_kind, lang in rows:
+        for nid_int, nid, parent, kind, name, type_key, parent_kind, lang in rows:
             self._by_nid[nid] = nid_int
             self._kind[nid_int] = kind
+            if type_key:
+                self._types[nid_int] = type_key
             if parent is not None:
                 self._children[(parent, name)].append(nid_int)
                 if parent_kind in self._containers.get(lang, ()):
@@ -87,7 +90,7 @@ class Linker:
             if key:
                 self._stars[scope].append(key)
             return
-        bound = alias or name or module.split(".")[0]
+        bound = alias or name or module.split(".", 1)[0]
         self._imports.setdefault((scope, bound), key)
 
     def node(self, nid: str) -> int | None:
@@ -101,6 +104,13 @@ class Linker:
             return self._kind.get(node)
         row = self.conn.execute("SELECT kind FROM nodes WHERE id = ?", (node,)).fetchone()
         return str(row[0]) if row else None
+
+    def type_of(self, node: int) -> str | None:
+        """The key of a variable's or field's class, if extraction could tell."""
+        if self._preloaded:
+            return self._types.get(node)
+        row = self.conn.execute("SELECT type_key FROM nodes WHERE id = ?", (node,)).fetchone()
+        return str(row[0]) if row and row[0] else None
 
     def children(self, node: int, name: str) -> list[int]:
         if self._preloaded:
@@ -137,10 +147,9 @@ class Linker:
                 "ORDER BY line, col", (class_node,)).fetchall()
         out = []
         for target, key in found:
-            if target is None and key is not None:
-                target = self.resolve(key)
-            if target is not None and target != class_node:
-                out.append(target)
+            base = self.resolve(key) if target is None and key is not None else target
+            if base is not None and base != class_node:
+                out.append(base)
         return out
 
     def members_named(self, name: str) -> list[int]:
@@ -245,6 +254,11 @@ class Linker:
             return self._in_module(node, name)
         if kind is not None and self._is_container(node, kind):
             return self._in_class(node, name, set())
+        type_key = self.type_of(node)
+        if type_key is not None:
+            cls = self.resolve(type_key)
+            if cls is not None and cls != node:
+                return self.member(cls, name)
         return None
 
     def _is_container(self, node: int, kind: str) -> bool:

@@ -42,6 +42,7 @@ CREATE TABLE nodes (
     end_byte     INTEGER NOT NULL,
     signature    TEXT NOT NULL DEFAULT '',
     doc          TEXT,
+    type_key     TEXT,                   -- a variable's or field's class, as a key
     hub          REAL NOT NULL DEFAULT 0
 );
 CREATE INDEX nodes_file ON nodes(file_id);

@@ -31,7 +31,7 @@ _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, h
                 "lines, parse_errors, indexed_ns, surface) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_NODES = ("INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
                  "end_line, end_col, name_line, name_col, name_end_col, start_byte, end_byte, "
-                 "signature, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+                 "signature, doc, type_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qualifier, "
                 "target_id, key) VALUES (?,?,?,?,?,?,?,?,?)")
 _INSERT_IMPORTS = ("INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, "
@@ -84,12 +84,12 @@ def encode(facts: FileFacts, file_id: int) -> FileRows:
     lang, path = facts.lang, facts.path
     rows.nodes.append((base, node_id(lang, path), file_id, None, "module",
                        PurePosixPath(path).stem, "", 1, 1, max(facts.lines, 1), 1, 1, 1, 1, 0,
-                       facts.size, "", facts.doc))
+                       facts.size, "", facts.doc, None))
     rows.nodes.extend(
         (first + i, node_id(lang, path, d.key), file_id,
          first + d.parent if d.parent >= 0 else base, d.kind, d.name, d.qname,
          d.line, d.col, d.end_line, d.end_col, d.name_line, d.name_col, d.name_end_col,
-         d.start_byte, d.end_byte, d.signature, d.doc)
+         d.start_byte, d.end_byte, d.signature, d.doc, d.type)
         for i, d in enumerate(facts.defs))
     rows.refs = [(file_id, first + scope if scope >= 0 else base, name, kind, line, col, qual,
                   first + target if target >= 0 else None, key)

@@ -33,16 +33,39 @@
 
 ; Assignments: kept as nodes at module and class level; inside a function they
 ; are local bindings and stay references (codenav/index/extract.py).
-(assignment left: (identifier) @name.definition.variable) @definition.variable
+; @definition.type: the annotation, else the constructor called (the variable's class);
+; @definition.value: a name assigned, whose own type the variable then has.
+(assignment
+  left: (identifier) @name.definition.variable
+  type: (type)? @definition.type
+  right: [(call function: [(identifier) (attribute)] @definition.type)
+          (identifier) @definition.value]?) @definition.variable
 (assignment left: (pattern_list (identifier) @name.definition.variable)) @definition.variable
 (assignment left: (tuple_pattern (identifier) @name.definition.variable)) @definition.variable
 
-((assignment left: (identifier) @name.definition.constant) @definition.constant
+((assignment
+   left: (identifier) @name.definition.constant
+   type: (type)? @definition.type
+   right: (call function: [(identifier) (attribute)] @definition.type)?) @definition.constant
   (#match? @name.definition.constant "^_*[A-Z][A-Z0-9_]*$"))
 ((assignment left: (pattern_list (identifier) @name.definition.constant)) @definition.constant
   (#match? @name.definition.constant "^_*[A-Z][A-Z0-9_]*$"))
 
 (type_alias_statement left: (type (identifier) @name.definition.type)) @definition.type
+
+; Instance attributes: `self.x = …` in a method is a field of the class when the object
+; is the method's receiver (its first parameter). Named like the receiver in @definition.receiver.
+(assignment
+  left: (attribute
+    object: (identifier) @definition.receiver
+    attribute: (identifier) @name.definition.attribute)
+  type: (type)? @definition.type
+  right: [(call function: [(identifier) (attribute)] @definition.type)
+          (identifier) @definition.value]?) @definition.attribute
+(augmented_assignment
+  left: (attribute
+    object: (identifier) @definition.receiver
+    attribute: (identifier) @name.definition.attribute)) @definition.attribute
 
 ; Module docstring.
 (module . (string) @doc.module)
