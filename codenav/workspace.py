@@ -12,11 +12,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Collection
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from codenav.errors import MapNotBuilt
-from codenav.index.pipeline import IndexReport, Progress, index_tree
+from codenav.index.pipeline import IndexReport, Progress, index_tree, refresh_files
 from codenav.paths import canonical, require_inside
 from codenav.store import db
 from codenav.store.read import MapReader
@@ -24,6 +25,11 @@ from codenav.store.read import MapReader
 __all__ = ["BuildState", "Workspace"]
 
 log = logging.getLogger("codenav.workspace")
+
+# Read-your-writes: files re-indexed inside a call only while that stays within ~50 ms.
+_FRESHEN_FILES = 8
+_FRESHEN_BYTES = 256 * 1024
+_FRESHEN_BUSY_S = 0.05
 
 
 @dataclass(slots=True)
@@ -130,6 +136,46 @@ class Workspace:
 
         threading.Thread(target=run, name="codenav-first-build", daemon=True).start()
         return True
+
+    # --------------------------------------------------------- read-your-writes
+
+    def changed_on_disk(self, paths: Collection[str]) -> list[str]:
+        """Mapped files among ``paths`` whose size or mtime differs from the map, or gone."""
+        stats = self.reader().file_stats(paths)
+        out = []
+        for path, known in stats.items():
+            try:
+                info = os.stat(self.root / path)
+            except OSError:
+                out.append(path)
+                continue
+            if info.st_size != known.size or info.st_mtime_ns != known.mtime_ns:
+                out.append(path)
+        return sorted(out)
+
+    def freshen(self, paths: Collection[str]) -> list[str]:
+        """Re-index changed files among ``paths`` if that fits in a short time slice (SPEC §2).
+
+        Returns the files still stale: too many or too big to parse now, or the map is busy
+        with another writer. Never waits on a running build.
+        """
+        changed = self.changed_on_disk(paths)
+        if not changed:
+            return []
+        size = 0
+        for path in changed:
+            with suppress(OSError):
+                size += os.stat(self.root / path).st_size
+        if len(changed) > _FRESHEN_FILES or size > _FRESHEN_BYTES:
+            return changed
+        if not self._build_lock.acquire(blocking=False):
+            return changed
+        try:
+            report = refresh_files(self.root, self.db_path, changed,
+                                   busy_timeout=_FRESHEN_BUSY_S)
+        finally:
+            self._build_lock.release()
+        return changed if report is None else []
 
     def close(self) -> None:
         cached = getattr(self._local, "reader", None)

@@ -18,7 +18,7 @@ from pathlib import Path
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
-__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "discover", "is_excluded_dir"]
+__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir"]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
@@ -109,6 +109,13 @@ def _in_venv(root: Path, parts: list[str], cache: dict[str, bool]) -> bool:
         if hit:
             return True
     return False
+
+
+def consider(root: Path, rel: str, found: Discovery, max_bytes: int | None = None) -> None:
+    """Add ``rel`` to ``found`` if it is a mappable file (used without a whole discovery)."""
+    lang = by_extension(rel)
+    if lang is not None and not any(is_excluded_dir(part) for part in rel.split("/")[:-1]):
+        _consider(root, rel, lang, found, MAX_FILE_BYTES if max_bytes is None else max_bytes)
 
 
 def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes: int) -> None:

@@ -13,9 +13,10 @@ only the new keys of the changed files, looking things up with indexed queries.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from pathlib import PurePosixPath
 
 from codenav.index.languages import by_code
@@ -310,26 +311,55 @@ class Linker:
         return None
 
 
-def link(conn: sqlite3.Connection, root_name: str,
-         changed: Collection[int] | None = None) -> int:
+def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | None = None,
+         reshaped: Collection[int] = ()) -> int:
     """Resolve keys into ``symbols`` and ``refs.target_id``; returns how many keys resolved.
 
     ``changed`` (file ids) limits the work to those files' references; None links everything.
+    ``reshaped`` are files whose nodes may have moved or vanished: references from other
+    files that pointed into them are resolved again.
     """
     linker = Linker(conn, root_name, preload=changed is None)
     if changed is None:
         conn.execute("DELETE FROM symbols")
-        keys: Iterable[tuple[str]] = conn.execute(
-            "SELECT DISTINCT key FROM refs WHERE key IS NOT NULL").fetchall()
+        keys = [key for (key,) in conn.execute(
+            "SELECT DISTINCT key FROM refs WHERE key IS NOT NULL")]
+        scope = ""
     else:
-        ids = ",".join(str(int(i)) for i in changed) or "NULL"
-        keys = conn.execute(
+        files = sorted({int(i) for i in (*changed, *reshaped)})
+        ids = ",".join(map(str, files)) or "NULL"
+        stale = [key for (key,) in _pointing_into(conn, reshaped, ids)]
+        if stale:
+            _executemany_chunks(conn, "DELETE FROM symbols WHERE key IN ({})", stale)
+        keys = [key for (key,) in conn.execute(
             f"SELECT DISTINCT key FROM refs WHERE file_id IN ({ids}) AND key IS NOT NULL "
-            "AND key NOT IN (SELECT key FROM symbols)").fetchall()
-    resolved = [(key, target) for (key,) in keys if (target := linker.resolve(key)) is not None]
+            "AND key NOT IN (SELECT key FROM symbols)")]
+        keys = sorted({*keys, *stale})
+        scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
+    resolved = [(key, target) for key in keys if (target := linker.resolve(key)) is not None]
     conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
-    where = "" if changed is None else f"AND file_id IN ({ids}) "
-    conn.execute(
-        "UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
-        f"WHERE key IS NOT NULL {where}")
+    sql = ("UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
+           f"WHERE key IS NOT NULL {scope}")
+    if changed is None:
+        conn.execute(sql)
+    else:
+        conn.execute(sql, (json.dumps(keys),))
     return len(resolved)
+
+
+def _pointing_into(conn: sqlite3.Connection, files: Collection[int],
+                   changed_ids: str) -> list[tuple[str]]:
+    """Keys of other files' references whose target lies in ``files``."""
+    out: list[tuple[str]] = []
+    for file_id in files:
+        low, high = file_node(file_id), file_node(file_id + 1)
+        out += conn.execute(
+            "SELECT DISTINCT key FROM refs WHERE target_id >= ? AND target_id < ? "
+            f"AND key IS NOT NULL AND file_id NOT IN ({changed_ids})", (low, high)).fetchall()
+    return out
+
+
+def _executemany_chunks(conn: sqlite3.Connection, sql: str, values: list[str]) -> None:
+    for i in range(0, len(values), 500):
+        chunk = values[i : i + 500]
+        conn.execute(sql.format(",".join("?" * len(chunk))), chunk)

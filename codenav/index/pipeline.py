@@ -28,7 +28,7 @@ from typing import Any
 
 from codenav import __version__
 from codenav.errors import MapNotBuilt
-from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, discover
+from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
 from codenav.index.extract import extract
 from codenav.index.languages import by_extension
 from codenav.index.link import link
@@ -39,6 +39,7 @@ from codenav.store.write import FileRow, FileRows, MapWriter, encode
 
 __all__ = [
     "Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree", "read_facts",
+    "refresh_files",
 ]
 
 # A file modified this close before it was read may change again without its mtime moving.
@@ -188,32 +189,67 @@ def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
     root = root.resolve()
     db_path = db_path or db.default_db_path(root)
     found = discover(root)
+    report = _execute(root, db_path, found, started, full=full, paths=paths,
+                      workers=jobs or _default_jobs(), progress=progress)
+    assert report is not None  # the long busy timeout waits for other writers
+    return report
+
+
+def refresh_files(root: Path, db_path: Path, paths: Collection[str], *,
+                  busy_timeout: float) -> IndexReport | None:
+    """Re-index just these files (an answer reading its writes), in this process.
+
+    Skips discovery and a whole-map relink: cross-file references into a file whose
+    exported names changed are re-resolved, the rest waits for the next full run
+    (``meta.relink_pending``). None when another writer holds the map longer than
+    ``busy_timeout`` seconds, or the map is missing or from another schema.
+    """
+    started = time.perf_counter()
+    found = Discovery()
+    for rel in paths:
+        consider(root, rel, found)
+    try:
+        return _execute(root, db_path, found, started, full=False, paths=paths, workers=1,
+                        progress=None, busy_timeout=busy_timeout, whole_link=False)
+    except sqlite3.OperationalError:
+        return None  # locked by another writer
+
+
+def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,
+             paths: Collection[str] | None, workers: int, progress: Progress | None,
+             busy_timeout: float | None = None, whole_link: bool = True) -> IndexReport | None:
     phases = {"discover": time.perf_counter() - started}
-    conn = db.connect_writer(db_path)
+    conn = db.connect_writer(db_path, busy_timeout)
     try:
         with db.write_transaction(conn):
+            if not whole_link and db.schema_version(conn) != db.SCHEMA_VERSION:
+                return None
             rebuilt = db.ensure_schema(conn, db_path)
             everything = rebuilt or (full and paths is None)
             report = IndexReport(str(root), str(db_path),
                                  "full" if everything else "incremental", phases=phases)
-            run = _Run(root, MapWriter(conn), report, jobs or _default_jobs(), progress)
+            run = _Run(root, MapWriter(conn), report, workers, progress, whole_link)
             if not everything and paths is not None:
                 run.limit_to(paths, force=full)
             run.apply(found)
             mark = time.perf_counter()
             report.seconds = mark - started
-            run.writer.set_meta({
-                "schema": str(db.SCHEMA_VERSION),
-                "codenav": __version__,
-                "root": str(root),
-                "last_build": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "last_build_ms": str(round(report.seconds * 1000)),
-                "last_build_mode": report.mode,
-                "counts": json.dumps(run.counts),
-            })
+            meta = {"schema": str(db.SCHEMA_VERSION), "codenav": __version__,
+                    "root": str(root)}
+            if whole_link:
+                meta.update({
+                    "last_build": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    "last_build_ms": str(round(report.seconds * 1000)),
+                    "last_build_mode": report.mode,
+                    "counts": json.dumps(run.counts),
+                })
+            if run.relink_pending is not None:
+                meta["relink_pending"] = "1" if run.relink_pending else "0"
+            run.writer.set_meta(meta)
         phases["commit"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        _checkpoint(conn)
+        if whole_link:
+            _checkpoint(conn)
         phases["checkpoint"] = time.perf_counter() - mark
     finally:
         conn.close()
@@ -225,8 +261,10 @@ class _Run:
     """One indexing run inside the write transaction."""
 
     def __init__(self, root: Path, writer: MapWriter, report: IndexReport, workers: int,
-                 progress: Progress | None) -> None:
+                 progress: Progress | None, whole_link: bool = True) -> None:
         self.root = root
+        self.whole_link = whole_link  # may relink the whole map when exports changed
+        self.relink_pending: bool | None = None  # None: unchanged
         self.writer = writer
         self.report = report
         self.workers = workers
@@ -259,6 +297,7 @@ class _Run:
         writer.remove(gone)
         report.removed = len(gone)
         self.surface_changed = bool(gone)
+        self.reshaped: set[int] = set(gone)  # files whose node ids others may point into
         jobs = self._plan(candidates)
         big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
         mark = time.perf_counter()
@@ -266,19 +305,26 @@ class _Run:
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
-            self._link(everything=big or self.surface_changed)
+            self._link(everything=big or (self.surface_changed and self.whole_link))
         report.phases["indexes"] = time.perf_counter() - mark - report.phases.get("link", 0.0) \
             - report.phases.get("hubs", 0.0)
-        self.counts = writer.counts()
-        report.files, report.nodes, report.refs = (
-            self.counts["files"], self.counts["nodes"], self.counts["refs"])
+        if self.whole_link:
+            self.counts = writer.counts()
+            report.files, report.nodes, report.refs = (
+                self.counts["files"], self.counts["nodes"], self.counts["refs"])
 
     def _link(self, everything: bool) -> None:
         """Resolve cross-file references; rank hubs again when the graph's shape changed."""
-        if not everything and not self.changed:
+        if not everything and not self.changed and not self.reshaped:
             return
         mark = time.perf_counter()
-        link(self.writer.conn, self.root.name, None if everything else self.changed)
+        if everything:
+            link(self.writer.conn, self.root.name)
+            self.relink_pending = False
+        else:
+            link(self.writer.conn, self.root.name, self.changed, self.reshaped)
+            if self.surface_changed:
+                self.relink_pending = True
         self.report.phases["link"] = time.perf_counter() - mark
         if everything:
             mark = time.perf_counter()
@@ -326,6 +372,8 @@ class _Run:
                 self.changed.add(int(result.file[0]))
                 if old is None or old[6] != result.surface:
                     self.surface_changed = True
+                    if old is not None:
+                        self.reshaped.add(old[0])
                 if result.status == "ok":
                     report.parsed += 1
                     report.parse_errors += result.parse_errors

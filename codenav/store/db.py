@@ -31,7 +31,7 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 MAP_DIR = ".codenav"
 MAP_FILE = "map.db"
 _WRITER_BUSY_S = 120.0  # another writer may hold the lock for a whole cold build
@@ -53,11 +53,13 @@ def _prepare_dir(path: Path) -> None:
             (folder / ".gitignore").write_text("*\n", encoding="utf-8")
 
 
-def connect_writer(path: Path) -> sqlite3.Connection:
-    """A connection for the one writer: WAL, long busy timeout, explicit transactions."""
+def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Connection:
+    """A connection for the one writer: WAL, explicit transactions, and a busy timeout long
+    enough to wait for another writer's whole build unless ``busy_timeout`` says otherwise."""
     _prepare_dir(path)
     try:
-        conn = sqlite3.connect(path, timeout=_WRITER_BUSY_S, isolation_level=None,
+        conn = sqlite3.connect(path, timeout=_WRITER_BUSY_S if busy_timeout is None
+                               else busy_timeout, isolation_level=None,
                                check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")

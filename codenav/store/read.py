@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FileStat", "MapReader"]
+from codenav.positions import utf16_len
+
+__all__ = ["FileStat", "MapReader", "Node", "NodeFilter", "RefHit"]
+
+_NODE_COLUMNS = ("n.id, n.nid, n.file_id, f.path, f.lang, n.parent_id, n.kind, n.name, n.qname, "
+                 "n.line, n.col, n.end_line, n.end_col, n.name_line, n.name_col, n.name_end_col, "
+                 "n.start_byte, n.end_byte, n.signature, n.doc, n.hub, n.type_key")
+_NODE_FROM = "nodes n JOIN files f ON f.id = n.file_id"
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +25,74 @@ class FileStat:
     mtime_ns: int
     status: str
     parse_errors: int
+    id: int = 0
+    lines: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    id: int
+    nid: str
+    file_id: int
+    path: str
+    lang: str
+    parent_id: int | None
+    kind: str
+    name: str
+    qname: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    name_line: int
+    name_col: int
+    name_end_col: int
+    start_byte: int
+    end_byte: int
+    signature: str
+    doc: str | None
+    hub: float
+    type_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFilter:
+    """Restrictions shared by searches: node kinds, language code, file path prefix."""
+
+    kinds: tuple[str, ...] = ()
+    lang: str | None = None
+    prefix: str | None = None
+
+    def sql(self) -> tuple[str, list[object]]:
+        clauses: list[str] = ["n.parent_id IS NOT NULL"]
+        args: list[object] = []
+        if self.kinds:
+            clauses.append(f"n.kind IN ({','.join('?' * len(self.kinds))})")
+            args += list(self.kinds)
+        if self.lang:
+            clauses.append("f.lang = ?")
+            args.append(self.lang)
+        if self.prefix:
+            clauses.append("f.path >= ? AND f.path < ?")
+            args += [self.prefix, self.prefix + "\U0010ffff"]
+        return " AND ".join(clauses), args
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+@dataclass(frozen=True, slots=True)
+class RefHit:
+    """One resolved reference: where it is, what kind, and the node it sits in."""
+
+    path: str
+    line: int
+    col: int
+    name: str
+    kind: str
+    scope_id: int
+    target_id: int | None = None
 
 
 class MapReader:
@@ -24,6 +100,8 @@ class MapReader:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+
+    # ------------------------------------------------------------ map-wide
 
     def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
@@ -35,5 +113,175 @@ class MapReader:
 
     def files(self) -> list[FileStat]:
         rows = self.conn.execute(
-            "SELECT path, lang, size, mtime_ns, status, parse_errors FROM files ORDER BY path")
+            "SELECT path, lang, size, mtime_ns, status, parse_errors, id, lines FROM files "
+            "ORDER BY path")
         return [FileStat(*row) for row in rows]
+
+    def file(self, path: str) -> FileStat | None:
+        row = self.conn.execute(
+            "SELECT path, lang, size, mtime_ns, status, parse_errors, id, lines FROM files "
+            "WHERE path = ?", (path,)).fetchone()
+        return FileStat(*row) if row else None
+
+    def file_stats(self, paths: Iterable[str]) -> dict[str, FileStat]:
+        wanted = sorted(set(paths))
+        out: dict[str, FileStat] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                    "SELECT path, lang, size, mtime_ns, status, parse_errors, id, lines "
+                    f"FROM files WHERE path IN ({marks})", chunk):
+                out[row[0]] = FileStat(*row)
+        return out
+
+    # --------------------------------------------------------------- nodes
+
+    def _nodes(self, where: str, args: Sequence[object] = (), tail: str = "") -> list[Node]:
+        sql = f"SELECT {_NODE_COLUMNS} FROM {_NODE_FROM} WHERE {where} {tail}"
+        return [Node(*row) for row in self.conn.execute(sql, args)]
+
+    def node(self, nid: str) -> Node | None:
+        found = self._nodes("n.nid = ?", (nid,))
+        return found[0] if found else None
+
+    def node_by_id(self, node_id: int) -> Node | None:
+        found = self._nodes("n.id = ?", (node_id,))
+        return found[0] if found else None
+
+    def nodes_by_id(self, ids: Iterable[int]) -> dict[int, Node]:
+        wanted = sorted(set(ids))
+        out: dict[int, Node] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            for node in self._nodes(f"n.id IN ({','.join('?' * len(chunk))})", chunk):
+                out[node.id] = node
+        return out
+
+    def file_nodes(self, file_id: int) -> list[Node]:
+        """The nodes of one file in source order (the file's own node first)."""
+        return self._nodes("n.file_id = ?", (file_id,), "ORDER BY n.id")
+
+    def children(self, node_id: int) -> list[Node]:
+        return self._nodes("n.parent_id = ?", (node_id,), "ORDER BY n.id")
+
+    def nodes_named(self, name: str, limit: int = 200) -> list[Node]:
+        return self._nodes("n.name = ?", (name,), f"ORDER BY n.hub DESC LIMIT {int(limit)}")
+
+    def def_at(self, file_id: int, line: int, col: int) -> Node | None:
+        """The node whose name covers (line, col) in file ``file_id``."""
+        found = self._nodes("n.file_id = ? AND n.name_line = ? AND n.name_col <= ? "
+                            "AND n.name_end_col > ? AND n.parent_id IS NOT NULL",
+                            (file_id, line, col, col))
+        return found[0] if found else None
+
+    def enclosing(self, file_id: int, line: int) -> Node | None:
+        """The innermost node whose span covers ``line``."""
+        found = self._nodes("n.file_id = ? AND n.line <= ? AND n.end_line >= ? "
+                            "AND n.parent_id IS NOT NULL", (file_id, line, line),
+                            "ORDER BY (n.end_line - n.line) ASC, n.id DESC LIMIT 1")
+        return found[0] if found else None
+
+    def _filtered(self, where: str, args: list[object], flt: NodeFilter,
+                  limit: int) -> list[Node]:
+        extra, extra_args = flt.sql()
+        return self._nodes(f"{where} AND {extra}", [*args, *extra_args],
+                           f"ORDER BY n.hub DESC LIMIT {int(limit)}")
+
+    def named(self, name: str, flt: NodeFilter, limit: int) -> list[Node]:
+        """Nodes named exactly ``name``, best hub first."""
+        return self._filtered("n.name = ?", [name], flt, limit)
+
+    def named_nocase(self, lowered: str, flt: NodeFilter, limit: int) -> list[Node]:
+        return self._filtered("lower(n.name) = ?", [lowered], flt, limit)
+
+    def name_prefix(self, lowered: str, flt: NodeFilter, limit: int) -> list[Node]:
+        return self._filtered("lower(n.name) >= ? AND lower(n.name) < ?",
+                              [lowered, lowered + "\U0010ffff"], flt, limit)
+
+    def name_like(self, lowered_parts: Sequence[str], flt: NodeFilter, limit: int) -> list[Node]:
+        """Names containing the parts in order (``["ab"]``: a substring; one char each: a
+        subsequence). A scan of every name: only for the last, fuzzy tiers of a search."""
+        pattern = "%" + "%".join(_like_escape(p) for p in lowered_parts) + "%"
+        return self._filtered("lower(n.name) LIKE ? ESCAPE '\\'", [pattern], flt, limit)
+
+    def with_words(self, prefixes: Sequence[str], flt: NodeFilter, limit: int) -> list[Node]:
+        """Nodes having, for every prefix, a name word that starts with it."""
+        if not prefixes:
+            return []
+        joins: list[str] = []
+        args: list[object] = []
+        for i, prefix in enumerate(prefixes):
+            joins.append(f"JOIN words w{i} ON w{i}.node_id = n.id AND w{i}.word >= ? "
+                         f"AND w{i}.word < ?")
+            args += [prefix, prefix + "\U0010ffff"]
+        extra, extra_args = flt.sql()
+        sql = (f"SELECT DISTINCT {_NODE_COLUMNS} FROM {_NODE_FROM} {' '.join(joins)} "
+               f"WHERE {extra} ORDER BY n.hub DESC LIMIT {int(limit)}")
+        return [Node(*row) for row in self.conn.execute(sql, [*args, *extra_args])]
+
+    def top_hubs(self, flt: NodeFilter, limit: int, under: int | None = None) -> list[Node]:
+        """The most central nodes; with ``under``, only that node's descendants."""
+        if under is None:
+            return self._filtered("n.kind != 'module'", [], flt, limit)
+        ids = self.descendants(under)
+        return sorted(self.nodes_by_id(ids).values(), key=lambda n: -n.hub)[:limit]
+
+    def descendants(self, node_id: int, limit: int = 5000) -> list[int]:
+        rows = self.conn.execute(
+            "WITH RECURSIVE d(id) AS (SELECT id FROM nodes WHERE parent_id = ? UNION ALL "
+            f"SELECT n.id FROM nodes n JOIN d ON n.parent_id = d.id LIMIT {int(limit)}) "
+            "SELECT id FROM d", (node_id,))
+        return [row[0] for row in rows]
+
+    # ---------------------------------------------------------- references
+
+    def ref_at(self, file_id: int, line: int, col: int) -> tuple[str, str, int, int | None,
+                                                                   str | None] | None:
+        """(name, kind, col, target_id, key) of the identifier covering (line, col)."""
+        for name, kind, start, target, key in self.conn.execute(
+                "SELECT name, kind, col, target_id, key FROM refs WHERE file_id = ? AND line = ? "
+                "AND col <= ? ORDER BY col DESC", (file_id, line, col)):
+            if col < start + utf16_len(name):
+                return name, kind, start, target, key
+            return None
+        return None
+
+    def refs_to(self, node_id: int) -> list[RefHit]:
+        rows = self.conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
+            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id = ?", (node_id,))
+        return [RefHit(*row) for row in rows]
+
+    def refs_from(self, node_id: int) -> list[RefHit]:
+        rows = self.conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
+            "FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE r.scope_id = ? AND r.target_id IS NOT NULL", (node_id,))
+        return [RefHit(*row) for row in rows]
+
+    def degree(self, node_id: int) -> tuple[int, int]:
+        """(references to the node, resolved references made from inside it)."""
+        incoming = self.conn.execute("SELECT count(*) FROM refs WHERE target_id = ?",
+                                     (node_id,)).fetchone()[0]
+        outgoing = self.conn.execute(
+            "SELECT count(*) FROM refs WHERE scope_id = ? AND target_id IS NOT NULL",
+            (node_id,)).fetchone()[0]
+        return int(incoming), int(outgoing)
+
+    def problems(self, file_id: int) -> list[tuple[int, int, int, int, str]]:
+        return [tuple(row) for row in self.conn.execute(
+            "SELECT line, col, end_line, end_col, message FROM problems WHERE file_id = ? "
+            "ORDER BY line, col", (file_id,))]
+
+    def dir_mass(self) -> list[tuple[str, int, float]]:
+        """(path, node count, hub sum) per file; the tool folds them into folders."""
+        rows = self.conn.execute(
+            "SELECT f.path, count(n.id), coalesce(sum(n.hub), 0) FROM files f "
+            "LEFT JOIN nodes n ON n.file_id = f.id GROUP BY f.id")
+        return [(path, int(count), float(mass)) for path, count, mass in rows]
+
+    def languages(self) -> dict[str, int]:
+        return dict(self.conn.execute(
+            "SELECT lang, count(*) FROM files WHERE status = 'ok' GROUP BY lang ORDER BY 2 DESC"))
+

@@ -48,6 +48,16 @@ CREATE TABLE nodes (
 CREATE INDEX nodes_file ON nodes(file_id);
 CREATE INDEX nodes_name ON nodes(name);
 CREATE INDEX nodes_parent ON nodes(parent_id, name);
+CREATE INDEX nodes_lname ON nodes(lower(name));
+
+-- The words of node names (codenav/words.py), for search: parseHTTPResponse -> parse, http …
+CREATE TABLE words (
+    word    TEXT NOT NULL,
+    node_id INTEGER NOT NULL,
+    file_id INTEGER NOT NULL
+);
+CREATE INDEX words_word ON words(word);
+CREATE INDEX words_file ON words(file_id);
 
 -- Identifier uses. scope_id is the innermost enclosing node; target_id the node it resolves
 -- to (set at extraction for the same file, by the linker through `symbols` for others); key

@@ -18,6 +18,7 @@ from typing import Any
 
 from codenav.model import FileFacts, node_id
 from codenav.store import db
+from codenav.words import name_words
 
 __all__ = ["NODE_BITS", "FileRow", "FileRows", "MapWriter", "encode", "file_node"]
 
@@ -26,7 +27,7 @@ NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays
 # (id, size, mtime_ns, hash, status, indexed_ns, surface) as stored for one path.
 FileRow = tuple[int, int, int, str, str, int, str]
 
-_FILE_TABLES = ("nodes", "refs", "imports", "problems")
+_FILE_TABLES = ("nodes", "refs", "imports", "problems", "words")
 _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
                 "lines, parse_errors, indexed_ns, surface) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_NODES = ("INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
@@ -36,6 +37,7 @@ _INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qua
                 "target_id, key) VALUES (?,?,?,?,?,?,?,?,?)")
 _INSERT_IMPORTS = ("INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, "
                    "col, key) VALUES (?,?,?,?,?,?,?,?,?)")
+_INSERT_WORDS = "INSERT INTO words (word, node_id, file_id) VALUES (?,?,?)"
 _INSERT_PROBLEMS = ("INSERT INTO problems (file_id, line, col, end_line, end_col, message) "
                     "VALUES (?,?,?,?,?,?)")
 
@@ -54,6 +56,7 @@ class FileRows:
     refs: list[tuple[Any, ...]] = field(default_factory=list)
     imports: list[tuple[Any, ...]] = field(default_factory=list)
     problems: list[tuple[Any, ...]] = field(default_factory=list)
+    words: list[tuple[Any, ...]] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -97,6 +100,8 @@ def encode(facts: FileFacts, file_id: int) -> FileRows:
     rows.imports = [(file_id, first + i.scope if i.scope >= 0 else base, i.module, i.name,
                      i.alias, int(i.wildcard), i.line, i.col, i.key) for i in facts.imports]
     rows.problems = [(file_id, *p) for p in facts.problems]
+    rows.words = [(word, first + i, file_id) for i, d in enumerate(facts.defs)
+                  for word in name_words(d.name)]
     return rows
 
 
@@ -171,6 +176,8 @@ class MapWriter:
             conn.executemany(_INSERT_IMPORTS, rows.imports)
         if rows.problems:
             conn.executemany(_INSERT_PROBLEMS, rows.problems)
+        if rows.words:
+            conn.executemany(_INSERT_WORDS, rows.words)
 
     def set_meta(self, values: dict[str, str]) -> None:
         self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",

@@ -7,11 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from codenav.tools.base import ToolSpec
+from codenav.tools.map_tools import MAP_NEIGHBORS, MAP_NODE, MAP_OUTLINE, MAP_OVERVIEW, MAP_SEARCH
+from codenav.tools.nav_tools import NAV_DEFINITION, NAV_REFERENCES
 from codenav.tools.status import MAP_REBUILD, MAP_STATUS
 
 __all__ = ["README_BEGIN", "README_END", "TOOLS", "by_name", "input_schema", "render_table"]
 
-TOOLS: tuple[ToolSpec, ...] = (MAP_STATUS, MAP_REBUILD)
+TOOLS: tuple[ToolSpec, ...] = (
+    MAP_STATUS, MAP_REBUILD, MAP_OVERVIEW, MAP_SEARCH, MAP_OUTLINE, MAP_NODE, MAP_NEIGHBORS,
+    NAV_DEFINITION, NAV_REFERENCES,
+)
 
 _BY_NAME = {tool.name: tool for tool in TOOLS}
 

@@ -1,0 +1,313 @@
+"""What the map and nav tools share: addressing a symbol, rendering nodes and anchors,
+source snippets, and freshness (read-your-writes, ``stale`` marks).
+
+A symbol is addressed by ``id``, by ``file`` + ``line`` (+ ``col``), or by ``symbol`` (a name
+or a qualified name such as ``Session.request``). Positions are 1-based lines and 1-based
+UTF-16 columns (SPEC §2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from codenav.errors import (
+    BadArgs,
+    BadNodeId,
+    FileDeleted,
+    FileNotFound,
+    NodeNotFound,
+    SymbolNotFound,
+)
+from codenav.index.languages import by_extension
+from codenav.paths import relative_path
+from codenav.store.read import MapReader, Node
+from codenav.tools.base import ToolParams
+from codenav.workspace import Workspace
+
+__all__ = [
+    "NODE_ID",
+    "FileFilter",
+    "Freshness",
+    "Lines",
+    "Located",
+    "TargetParams",
+    "anchor",
+    "locate",
+    "mapped_file",
+    "parse_node_id",
+    "summary",
+]
+
+NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
+_SNIPPET = 160
+
+
+class TargetParams(ToolParams):
+    """How a position-taking tool is told which symbol: exactly one of id, file+line, symbol."""
+
+    id: str | None = Field(default=None, description="Node id from map_search or map_overview, "
+                           "e.g. 'py:src/app/models.py#User.save'.")
+    file: str | None = Field(default=None, description="Path relative to the root (with line).")
+    line: int | None = Field(default=None, ge=1, description="1-based line (with file).")
+    col: int | None = Field(default=None, ge=1, description="1-based UTF-16 column (with file); "
+                            "any position inside the name. Omitted: the first symbol on the line.")
+    symbol: str | None = Field(default=None, min_length=1, max_length=500,
+                               description="A name or qualified name, e.g. 'Session.request'.")
+
+
+SourceParam = Literal["auto", "lsp", "map"]
+
+
+def parse_node_id(raw: str) -> tuple[str, str, str | None]:
+    """(lang, path, qualified name or None); BAD_NODE_ID when ``raw`` is not an id."""
+    found = NODE_ID.match(raw.strip()) if raw else None
+    if not found:
+        raise BadNodeId(f"{raw[:120]!r} is not a node id")
+    return found.group(1), found.group(2), found.group(3)
+
+
+def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, Any]:
+    """(repo-relative path, its FileStat) for a ``file`` argument, or the right error."""
+    path = relative_path(raw, ws.root, ws.force_root)
+    known = reader.file(path)
+    exists = (ws.root / path).is_file()
+    if known is None:
+        if exists and by_extension(path) is None:
+            raise FileNotFound(f"{path} is not a language codenav maps",
+                               hint="map_status lists the mapped languages.")
+        if exists:
+            raise FileNotFound(f"{path} is not in the map yet",
+                               hint="Run map_rebuild (it may be ignored by .gitignore).")
+        raise FileNotFound(f"{path} does not exist under the root")
+    if not exists:
+        raise FileDeleted(f"{path} was indexed but is gone from disk")
+    return path, known
+
+
+class Lines:
+    """Source lines of files, read once per call, for snippets."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, list[str]] = {}
+
+    def line(self, path: str, line: int) -> str | None:
+        lines = self._files.get(path)
+        if lines is None:
+            try:
+                text = (self.root / path).read_bytes().decode("utf-8", "replace")
+            except OSError:
+                text = ""
+            lines = self._files[path] = text.splitlines()
+        if 1 <= line <= len(lines):
+            text = lines[line - 1].strip()
+            return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
+        return None
+
+    def source(self, path: str, start: int, end: int) -> str | None:
+        try:
+            with open(self.root / path, "rb") as handle:
+                handle.seek(start)
+                return handle.read(end - start).decode("utf-8", "replace")
+        except OSError:
+            return None
+
+
+@dataclass
+class Freshness:
+    """Which files an answer touches changed on disk since they were indexed."""
+
+    ws: Workspace
+    stale: set[str] = field(default_factory=set)
+    _checked: dict[str, bool] = field(default_factory=dict)
+
+    def refresh(self, paths: list[str]) -> None:
+        """Re-index these files now if they changed and it is quick (read-your-writes)."""
+        still = self.ws.freshen(paths)
+        self.stale.update(still)
+        for path in paths:
+            self._checked[path] = path in self.stale
+
+    def check(self, paths: set[str]) -> None:
+        """Note which of these mapped files changed on disk (no re-indexing)."""
+        todo = [p for p in paths if p not in self._checked]
+        if not todo:
+            return
+        changed = set(self.ws.changed_on_disk(todo))
+        for path in todo:
+            self._checked[path] = path in changed
+        self.stale.update(changed)
+
+    def mark(self, item: dict[str, Any], path: str) -> dict[str, Any]:
+        if path in self.stale:
+            item["stale"] = True
+        return item
+
+    def warnings(self) -> list[str]:
+        if not self.stale:
+            return []
+        return [f"{len(self.stale)} file(s) changed since the last index; their nodes carry "
+                "stale:true (map_rebuild refreshes them)."]
+
+
+def anchor(path: str, line: int, col: int, end_line: int | None = None,
+           snippet: str | None = None) -> dict[str, Any]:
+    """An anchor as SPEC §2 draws it."""
+    out: dict[str, Any] = {"file": path, "line": line, "col": col}
+    if end_line is not None and end_line != line:
+        out["endLine"] = end_line
+    if snippet is not None:
+        out["snippet"] = snippet
+    return out
+
+
+def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
+    """A node in a list: id, kind, signature, where its name is, hub score."""
+    item: dict[str, Any] = {"id": node.nid, "kind": node.kind}
+    if node.signature:
+        item["signature"] = node.signature
+    item["anchor"] = anchor(node.path, node.name_line, node.name_col, node.end_line)
+    item["hub"] = round(node.hub, 3)
+    return fresh.mark(item, node.path) if fresh is not None else item
+
+
+class FileFilter:
+    """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
+
+    def __init__(self, raw: str | None) -> None:
+        self.raw = raw.strip().lstrip("./") if raw else None
+        if raw is not None and not self.raw and raw.strip() not in ("", ".", "./"):
+            raise BadArgs("fileFilter must be a path prefix like 'src/' or a glob like "
+                          "'src/**/*.py'")
+        self._glob = self.raw is not None and any(c in self.raw for c in "*?[")
+
+    def __call__(self, path: str) -> bool:
+        if not self.raw:
+            return True
+        if self._glob:
+            return fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
+                path, self.raw.replace("**/", ""))
+        return path.startswith(self.raw)
+
+
+@dataclass
+class Located:
+    """What a position-taking tool was pointed at."""
+
+    node: Node | None  # the definition meant
+    name: str  # the identifier at the position (or the node's name)
+    path: str | None = None  # the file of the position, when one was given
+    line: int | None = None
+    col: int | None = None
+    key: str | None = None  # an unresolved reference's key (binder grammar)
+    is_definition: bool = False  # the position is the definition's own name
+    warnings: list[str] = field(default_factory=list)
+
+
+def locate(ws: Workspace, reader: MapReader, params: TargetParams,
+           fresh: Freshness) -> Located:
+    """Resolve id / file+line(+col) / symbol to the definition it means."""
+    given = [params.id is not None, params.file is not None or params.line is not None,
+             params.symbol is not None]
+    if sum(given) != 1:
+        raise BadArgs("give exactly one of: id; file + line (+ col); symbol — e.g. "
+                      "{\"symbol\": \"Session.request\"} or {\"file\": \"src/app.py\", "
+                      "\"line\": 12, \"col\": 9}")
+    if params.id is not None:
+        return _by_id(ws, reader, params.id, fresh)
+    if params.symbol is not None:
+        return _by_symbol(reader, params.symbol)
+    if params.file is None or params.line is None:
+        raise BadArgs("file and line go together: {\"file\": \"src/app.py\", \"line\": 12}")
+    return _by_position(ws, reader, params.file, params.line, params.col, fresh)
+
+
+def _by_id(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Located:
+    _, path, _ = parse_node_id(raw)
+    if (ws.root / path).is_file():
+        fresh.refresh([path])
+    node = reader.node(raw.strip())
+    if node is None:
+        if reader.file(path) is not None and not (ws.root / path).is_file():
+            raise FileDeleted(f"{path} was indexed but is gone from disk")
+        raise NodeNotFound(f"{raw[:200]} is not in the map")
+    if not (ws.root / node.path).is_file():
+        raise FileDeleted(f"{node.path} was indexed but is gone from disk")
+    return Located(node, node.name, is_definition=True)
+
+
+def _by_symbol(reader: MapReader, symbol: str) -> Located:
+    text = symbol.strip()
+    name = text.rsplit(".", 1)[-1]
+    matches = reader.nodes_named(name)
+    if "." in text:
+        suffix = "." + text
+        matches = [n for n in matches if n.qname == text or ("." + n.qname).endswith(suffix)]
+    if not matches:
+        raise SymbolNotFound(f"no definition named {text!r} in the map",
+                             hint="map_search finds near names (camelCase and snake_case "
+                                  "aware); the map may be stale (map_rebuild).")
+    exact = [n for n in matches if n.qname == text]
+    ranked = exact + [n for n in matches if n not in exact]
+    located = Located(ranked[0], ranked[0].name, is_definition=True)
+    if len(ranked) > 1:
+        others = ", ".join(n.nid for n in ranked[1:6])
+        more = f" and {len(ranked) - 6} more" if len(ranked) > 6 else ""
+        located.warnings.append(f"{len(ranked)} definitions match {text!r}; answered for "
+                                f"{ranked[0].nid}. Others: {others}{more}.")
+    return located
+
+
+def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int | None,
+                 fresh: Freshness) -> Located:
+    path, _ = mapped_file(ws, reader, raw)
+    fresh.refresh([path])
+    known = reader.file(path)
+    if known is None:  # removed by the refresh: it vanished from disk meanwhile
+        raise FileDeleted(f"{path} was indexed but is gone from disk")
+    if col is None:
+        col = _first_symbol_col(ws, path, line)
+    node = reader.def_at(known.id, line, col)
+    if node is not None:
+        return Located(node, node.name, path, line, col, is_definition=True)
+    hit = reader.ref_at(known.id, line, col)
+    if hit is None:
+        raise SymbolNotFound(
+            f"no identifier at {path}:{line}:{col}",
+            hint=_nearby(reader, known.id, line) or "map_outline lists the file's symbols.")
+    name, _kind, start, target, key = hit
+    target_node = reader.node_by_id(target) if target is not None else None
+    return Located(target_node, name, path, line, start, key=key)
+
+
+def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:
+    try:
+        with open(ws.root / path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return 1
+    if not 1 <= line <= len(text):
+        return 1
+    found = re.search(r"[^\W\d]", text[line - 1])
+    if found is None:
+        return 1
+    # Skip the keywords that start definitions, so `def save` points at `save`.
+    keyword = re.match(r"\s*(?:async\s+)?(?:def|class|function|func|fn|struct|interface|"
+                       r"type|enum|trait|impl)\s+(?=[^\W\d])", text[line - 1])
+    index = keyword.end() if keyword else found.start()
+    return len(text[line - 1][:index].encode("utf-16-le")) // 2 + 1
+
+
+def _nearby(reader: MapReader, file_id: int, line: int) -> str:
+    around = reader.enclosing(file_id, line)
+    if around is None:
+        return ""
+    return (f"Line {line} is inside {around.nid} (lines {around.line}-{around.end_line}); "
+            f"its name is at line {around.name_line}, col {around.name_col}.")
+

@@ -1,0 +1,472 @@
+"""The map tools: overview, search, outline, node, neighbors — answered from the map alone."""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from pathlib import PurePosixPath
+from typing import Any, Literal
+
+from pydantic import Field
+
+from codenav.envelope import Answer, Cut
+from codenav.errors import BadArgs, FileDeleted, NodeNotFound
+from codenav.store.read import MapReader, Node, NodeFilter
+from codenav.tools.base import CallContext, ToolParams, ToolSpec
+from codenav.tools.common import (
+    NODE_ID,
+    FileFilter,
+    Freshness,
+    Lines,
+    anchor,
+    mapped_file,
+    parse_node_id,
+    summary,
+)
+from codenav.words import name_words
+from codenav.workspace import Workspace
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEARCH"]
+
+_CANDIDATES = 200  # per search tier
+_FUZZY_BELOW = 20  # substring and subsequence tiers run only when fewer results than this
+_TIERS = ("exact", "exact-nocase", "prefix", "words", "substring", "fuzzy")
+EdgeKind = Literal["calls", "references", "imports", "inherits", "contains"]
+_EDGE_OF_REF = {"call": "calls", "decorator": "calls", "inheritance": "inherits",
+                "import": "imports"}
+
+
+def _edge(ref_kind: str) -> str:
+    return _EDGE_OF_REF.get(ref_kind, "references")
+
+
+# --------------------------------------------------------------------- map_overview
+
+class OverviewParams(ToolParams):
+    focus: str | None = Field(default=None, max_length=1000,
+                              description="A folder ('src/app/') or a node id to zoom into.")
+    depth: int = Field(default=1, ge=1, le=4, description="Folder levels below focus, 1-4.")
+
+
+def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    try:
+        project = tomllib.loads((ws.root / "pyproject.toml").read_text("utf-8"))
+    except (OSError, ValueError):
+        project = {}
+    scripts = project.get("project", {}).get("scripts", {})
+    for script, target in scripts.items() if isinstance(scripts, dict) else ():
+        module, _, attr = str(target).partition(":")
+        for candidate in (module.replace(".", "/") + ".py",
+                          "src/" + module.replace(".", "/") + ".py"):
+            stat = reader.file(candidate)
+            if stat is None:
+                continue
+            node = reader.node(f"{stat.lang}:{candidate}#{attr}" if attr else
+                               f"{stat.lang}:{candidate}")
+            if node is not None and flt(node.path):
+                found.append({"id": node.nid, "why": f"console script '{script}'"})
+            break
+    for stat in reader.files():
+        name = PurePosixPath(stat.path).name
+        if stat.status != "ok" or not flt(stat.path):
+            continue
+        if name == "__main__.py" or name in ("manage.py", "wsgi.py", "asgi.py", "setup.py"):
+            found.append({"id": f"{stat.lang}:{stat.path}", "why": f"{name}"})
+        main = reader.node(f"{stat.lang}:{stat.path}#main")
+        if main is not None and main.kind == "function":
+            found.append({"id": main.nid, "why": "a top-level main()"})
+    unique: dict[str, dict[str, Any]] = {}
+    for entry in found:
+        unique.setdefault(entry["id"], entry)
+    return list(unique.values())[:20]
+
+
+async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) -> Answer:
+    reader = ws.reader()
+    fresh = Freshness(ws)
+    focus = (params.focus or "").strip()
+    if "#" in focus or (NODE_ID.match(focus) and reader.node(focus) is not None):
+        return _overview_of_node(reader, focus, fresh)
+    prefix = focus.strip("/").removeprefix("./")
+    prefix = f"{prefix}/" if prefix else ""
+    flt = FileFilter(prefix or None)
+    stats = [s for s in reader.files() if flt(s.path)]
+    if prefix and not stats:
+        raise BadArgs(f"focus {focus!r} is neither a mapped folder nor a node id",
+                      hint="Folders are relative to the root, e.g. 'src/app/'; ids come from "
+                           "map_search.")
+    languages: dict[str, int] = defaultdict(int)
+    for stat in stats:
+        if stat.status == "ok":
+            languages[stat.lang] += 1
+    dirs: dict[str, list[float]] = {}
+    for path, nodes, mass in reader.dir_mass():
+        if not flt(path):
+            continue
+        parts = path[len(prefix):].split("/")
+        key = "/".join(parts[: params.depth]) + ("/" if len(parts) > params.depth else "")
+        entry = dirs.setdefault(prefix + key, [0, 0, 0.0])
+        entry[0] += 1
+        entry[1] += nodes
+        entry[2] += mass
+    folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": round(v[2], 3)}
+               for path, v in sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))]
+    hubs = [summary(n) for n in reader.top_hubs(NodeFilter(prefix=prefix or None), 60)]
+    fresh.check({h["anchor"]["file"] for h in hubs})
+    for hub in hubs:
+        fresh.mark(hub, hub["anchor"]["file"])
+    data: dict[str, Any] = {
+        "root": str(ws.root), "focus": prefix or ".",
+        "languages": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
+        "files": len(stats),
+        "dirs": folders,
+        "hubs": hubs,
+        "entryPoints": _entry_points(ws, reader, flt),
+    }
+    cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
+            Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
+    return Answer(data, cuts=cuts, warnings=fresh.warnings())
+
+
+def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness) -> Answer:
+    node = reader.node(focus)
+    if node is None:
+        parse_node_id(focus)
+        raise NodeNotFound(f"{focus[:200]} is not in the map")
+    hubs = [summary(n) for n in reader.top_hubs(NodeFilter(), 60, under=node.id)]
+    fresh.check({node.path})
+    data = {"focus": node.nid, "node": summary(node, fresh), "hubs": [fresh.mark(h, node.path)
+                                                                      for h in hubs]}
+    return Answer(data, cuts=[Cut("hubs", ("hubs",), "Ask map_node for one of them")],
+                  warnings=fresh.warnings())
+
+
+# ----------------------------------------------------------------------- map_search
+
+class SearchParams(ToolParams):
+    query: str = Field(min_length=1, max_length=300, description="A name, part of one, or a "
+                       "qualified name: 'Parser', 'parse_args', 'userSave', 'Session.request'.")
+    kinds: list[str] | None = Field(default=None, max_length=20, description="Only these node "
+                                    "kinds, e.g. ['class', 'function', 'method'].")
+    lang: str | None = Field(default=None, max_length=20, description="Only this language "
+                             "code, e.g. 'py'.")
+    fileFilter: str | None = Field(default=None, max_length=1000,
+                                   description="Path prefix ('src/') or glob ('**/test_*.py').")
+    exact: bool = Field(default=False, description="Only exact name matches.")
+
+
+def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
+    """Whether the parts before the name in a qualified query match the node's qname."""
+    parents = node.qname.lower().split(".")[:-1]
+    module = PurePosixPath(node.path).stem.lower()
+    scope = [*PurePosixPath(node.path).parent.parts, module, *parents]
+    position = 0
+    for part in qualifier:
+        while position < len(scope) and not scope[position].startswith(part):
+            position += 1
+        if position == len(scope):
+            return False
+        position += 1
+    return True
+
+
+async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> Answer:
+    reader = ws.reader()
+    query = params.query.strip()
+    if not query.replace(".", "").strip():
+        raise BadArgs("query must contain a name, e.g. 'Parser' or 'Session.request'")
+    parts = [p for p in query.split(".") if p]
+    name, qualifier = parts[-1], [p.lower() for p in parts[:-1]]
+    files = FileFilter(params.fileFilter)
+    glob = files.raw if files.raw and any(c in files.raw for c in "*?[") else None
+    flt = NodeFilter(kinds=tuple(params.kinds or ()), lang=params.lang,
+                     prefix=None if glob else files.raw)
+    lowered = name.lower()
+    tiers: list[list[Node]] = [reader.named(name, flt, _CANDIDATES),
+                               reader.named_nocase(lowered, flt, _CANDIDATES)]
+    if not params.exact:
+        tiers.append(reader.name_prefix(lowered, flt, _CANDIDATES))
+        tiers.append(reader.with_words(name_words(name), flt, _CANDIDATES))
+    results: list[tuple[int, Node]] = []
+    seen: set[int] = set()
+
+    def take(tier: int, nodes: list[Node]) -> None:
+        for node in nodes:
+            if node.id in seen or (glob and not files(node.path)):
+                continue
+            if qualifier and not _qualifier_matches(node, qualifier):
+                continue
+            seen.add(node.id)
+            results.append((tier, node))
+
+    for tier, nodes in enumerate(tiers):
+        take(tier, nodes)
+    if not params.exact and len(results) < _FUZZY_BELOW:
+        take(4, reader.name_like([lowered], flt, _CANDIDATES))
+    if not params.exact and len(results) < _FUZZY_BELOW and len(lowered) > 2:
+        take(5, reader.name_like(list(lowered), flt, _CANDIDATES))
+    results.sort(key=lambda r: (r[0], -r[1].hub, len(r[1].qname), r[1].nid))
+    fresh = Freshness(ws)
+    fresh.check({node.path for _, node in results[:200]})
+    items = []
+    for tier, node in results:
+        item = summary(node, fresh)
+        item["match"] = _TIERS[tier]
+        items.append(item)
+    data = {"query": query, "total": len(items), "results": items}
+    hint = ("Narrow with kinds:['class'], lang, fileFilter:'src/' or a longer or qualified "
+            "query ('Class.method')")
+    warnings = fresh.warnings()
+    if not items:
+        warnings.append("No match. Try part of the name, or check map_status: the map may be "
+                        "stale or still building.")
+    return Answer(data, cuts=[Cut("results", ("results",), hint)], warnings=warnings)
+
+
+# ---------------------------------------------------------------------- map_outline
+
+class OutlineParams(ToolParams):
+    file: str = Field(min_length=1, max_length=4096,
+                      description="Path relative to the root, e.g. 'src/app/models.py'.")
+
+
+async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) -> Answer:
+    reader = ws.reader()
+    path, _ = mapped_file(ws, reader, params.file)
+    fresh = Freshness(ws)
+    fresh.refresh([path])
+    stat = reader.file(path)
+    if stat is None:
+        path, _ = mapped_file(ws, reader, params.file)  # raises FILE_DELETED
+    assert stat is not None
+    nodes = reader.file_nodes(stat.id)
+    items: dict[int, dict[str, Any]] = {}
+    top: list[dict[str, Any]] = []
+    module = nodes[0] if nodes and nodes[0].kind == "module" else None
+    for node in nodes:
+        if node.kind == "module":
+            continue
+        item: dict[str, Any] = {"id": node.nid, "kind": node.kind, "name": node.name}
+        if node.signature:
+            item["signature"] = node.signature
+        item["line"] = node.line
+        item["endLine"] = node.end_line
+        items[node.id] = item
+        parent = items.get(node.parent_id or -1)
+        if parent is None:
+            top.append(item)
+        else:
+            parent.setdefault("children", []).append(item)
+    data: dict[str, Any] = {"file": path, "lang": stat.lang, "lines": stat.lines,
+                            "status": stat.status}
+    if module is not None and module.doc:
+        data["doc"] = module.doc
+    if stat.parse_errors:
+        data["syntaxErrors"] = stat.parse_errors
+    if path in fresh.stale:
+        data["stale"] = True
+    data["symbols"] = top
+    cut = Cut("symbols", ("symbols",), "Ask map_node with include:['children'] for one class",
+              shape="tree")
+    return Answer(data, cuts=[cut], warnings=fresh.warnings())
+
+
+# ------------------------------------------------------------------------- map_node
+
+class NodeParams(ToolParams):
+    id: str = Field(min_length=1, max_length=4096,
+                    description="Node id, e.g. 'py:src/app/models.py#User.save'.")
+    include: list[Literal["source", "doc", "children"]] | None = Field(
+        default=None, description="Extra parts; default ['doc', 'children']. 'source' is the "
+                                  "definition's text (elided first when over budget).")
+
+
+def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
+    _, path, _ = parse_node_id(raw)
+    if (ws.root / path).is_file():
+        fresh.refresh([path])
+    node = reader.node(raw.strip())
+    if node is None:
+        if reader.file(path) is not None and not (ws.root / path).is_file():
+            raise FileDeleted(f"{path} was indexed but is gone from disk")
+        raise NodeNotFound(f"{raw[:200]} is not in the map")
+    return node
+
+
+async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answer:
+    reader = ws.reader()
+    fresh = Freshness(ws)
+    node = _node_or_error(ws, reader, params.id, fresh)
+    include = set(params.include if params.include is not None else ("doc", "children"))
+    incoming, outgoing = reader.degree(node.id)
+    parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
+    data: dict[str, Any] = {
+        "id": node.nid, "kind": node.kind, "name": node.name,
+        "qualifiedName": node.qname or None,
+        "signature": node.signature or None,
+        "anchor": anchor(node.path, node.name_line, node.name_col, node.end_line),
+        "span": {"line": node.line, "col": node.col, "endLine": node.end_line,
+                 "endCol": node.end_col},
+        "parent": parent.nid if parent is not None else None,
+        "inDegree": incoming, "outDegree": outgoing, "hub": round(node.hub, 3),
+    }
+    if node.type_key:
+        data["type"] = node.type_key
+    if "doc" in include and node.doc:
+        data["doc"] = node.doc
+    fresh.mark(data, node.path)
+    cuts = []
+    if "children" in include:
+        data["children"] = [summary(child, fresh) for child in reader.children(node.id)]
+        cuts.append(Cut("children", ("children",), "Ask map_outline for the file, or map_node "
+                                                    "for one child"))
+    if "source" in include:
+        if node.kind == "module":
+            data["source"] = Lines(ws.root).source(node.path, 0, 1 << 30)
+        else:
+            data["source"] = Lines(ws.root).source(node.path, node.start_byte, node.end_byte)
+    data = {k: v for k, v in data.items() if v is not None}
+    return Answer(data, cuts=cuts, elide=("source",), warnings=fresh.warnings(),
+                  hint="Leave 'source' out of include, or read the file's lines")
+
+
+# -------------------------------------------------------------------- map_neighbors
+
+class NeighborsParams(ToolParams):
+    id: str = Field(min_length=1, max_length=4096, description="Node id to start from.")
+    edgeKinds: list[EdgeKind] | None = Field(
+        default=None, description="Only these edges; default all: calls, references, "
+                                  "imports, inherits, contains.")
+    direction: Literal["in", "out", "both"] = Field(
+        default="both", description="'out': what it uses; 'in': what uses it.")
+    depth: int = Field(default=1, ge=1, le=3, description="Hops to follow, 1-3.")
+
+
+_MAX_FRONTIER = 400
+
+
+async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext) -> Answer:
+    reader = ws.reader()
+    fresh = Freshness(ws)
+    start = _node_or_error(ws, reader, params.id, fresh)
+    kinds: set[str] = set(params.edgeKinds or ("calls", "references", "imports", "inherits",
+                                               "contains"))
+    found: dict[tuple[int, str, str], dict[str, Any]] = {}
+    frontier, seen = [start.id], {start.id}
+    for hop in range(1, params.depth + 1):
+        following: list[int] = []
+        for node_id in frontier[:_MAX_FRONTIER]:
+            for other, edge, direction, site in _edges(reader, node_id, params.direction, kinds):
+                if other == start.id:
+                    continue
+                key = (other, edge, direction)
+                entry = found.get(key)
+                if entry is None:
+                    found[key] = {"node": other, "edge": edge, "direction": direction,
+                                  "hops": hop, "count": 1, "site": site}
+                    if other not in seen:
+                        seen.add(other)
+                        following.append(other)
+                elif entry["hops"] == hop:
+                    entry["count"] += 1
+        frontier = following
+    nodes = reader.nodes_by_id(e["node"] for e in found.values())
+    fresh.check({n.path for n in nodes.values()} | {start.path})
+    neighbors = []
+    for entry in found.values():
+        node = nodes.get(entry["node"])
+        if node is None:
+            continue
+        item = summary(node, fresh)
+        item.update(edge=entry["edge"], direction=entry["direction"], hops=entry["hops"],
+                    count=entry["count"])
+        if entry["site"] is not None:
+            item["site"] = entry["site"]
+        neighbors.append(item)
+    neighbors.sort(key=lambda n: (-n["hub"], n["hops"], n["id"]))
+    data = {"node": summary(start, fresh), "total": len(neighbors), "neighbors": neighbors}
+    hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
+    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint)], warnings=fresh.warnings())
+
+
+def _edges(reader: MapReader, node_id: int, direction: str,
+           kinds: set[str]) -> list[tuple[int, str, str, dict[str, Any] | None]]:
+    """(other node, edge kind, direction, site anchor) around one node."""
+    out: list[tuple[int, str, str, dict[str, Any] | None]] = []
+    if direction in ("out", "both"):
+        for hit in reader.refs_from(node_id):
+            edge = _edge(hit.kind)
+            if edge in kinds and hit.target_id is not None:
+                out.append((hit.target_id, edge, "out", anchor(hit.path, hit.line, hit.col)))
+        if "contains" in kinds:
+            out += [(child.id, "contains", "out", None) for child in reader.children(node_id)]
+    if direction in ("in", "both"):
+        for hit in reader.refs_to(node_id):
+            edge = _edge(hit.kind)
+            if edge in kinds:
+                out.append((hit.scope_id, edge, "in", anchor(hit.path, hit.line, hit.col)))
+        if "contains" in kinds:
+            node = reader.node_by_id(node_id)
+            if node is not None and node.parent_id is not None:
+                out.append((node.parent_id, "contains", "in", None))
+    return out
+
+
+# ------------------------------------------------------------------------- registry
+
+MAP_OVERVIEW = ToolSpec(
+    name="map_overview",
+    description=(
+        "Orient in the repository: languages, the folders that matter most (by hub mass), "
+        "the most central definitions (hubs, by PageRank over references) and entry points. "
+        "Zoom with focus: a folder ('src/app/') or a node id."),
+    params=OverviewParams, handler=map_overview,
+    arguments="`focus?` (folder or node id), `depth?` 1–4",
+    returns="languages, `dirs` (· hub mass), `hubs` (· hub score), `entryPoints`",
+)
+MAP_SEARCH = ToolSpec(
+    name="map_search",
+    description=(
+        "Find definitions by name: exact, then prefix, then word parts (camelCase and "
+        "snake_case aware: 'userSave' finds save_user), then substring and fuzzy; ties by hub "
+        "score. Qualified names work ('Session.request'). Filter by kinds, lang, fileFilter."),
+    params=SearchParams, handler=map_search,
+    arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`",
+    returns="`results` (· exact > prefix > word-part > substring/fuzzy, then hub score)",
+)
+MAP_OUTLINE = ToolSpec(
+    name="map_outline",
+    description=(
+        "The definitions in one file, nested (classes, their methods and fields …) with kind, "
+        "signature and line span; ids for map_node. Cheaper than reading the file."),
+    params=OutlineParams, handler=map_outline,
+    arguments="`file`",
+    returns="nested `symbols` with kind, name, signature, line span (· source order; deepest "
+            "dropped first)",
+)
+MAP_NODE = ToolSpec(
+    name="map_node",
+    description=(
+        "One definition in detail: signature, doc, where it is, its parent, how many "
+        "references it has and makes, hub score, its children; include 'source' for its text."),
+    params=NodeParams, handler=map_node,
+    arguments="`id`, `include?` ⊆ source, doc, children",
+    returns="node with signature, doc, anchor, parent, in/out degree, hub; `source` (elided "
+            "last); `children` (· source order)",
+)
+MAP_NEIGHBORS = ToolSpec(
+    name="map_neighbors",
+    description=(
+        "Follow the graph from one definition: what it calls, references, imports, inherits "
+        "or contains (out), and what does so to it (in), up to 3 hops, with call-site anchors."),
+    params=NeighborsParams, handler=map_neighbors,
+    arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
+              "`direction?` in/out/both, `depth?` 1–3",
+    returns="`neighbors` with edge kind, direction, hops, call-site anchor (· hub score)",
+)
