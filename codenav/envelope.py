@@ -36,6 +36,7 @@ DEFAULT_BUDGET = 2000
 MIN_BUDGET = 100
 MAX_BUDGET = 10000
 _MAX_WARNING = 300
+_SHORT_WARNING = 80
 _MAX_ERROR_TEXT = 400
 _SHORTEST_STRING = 24
 
@@ -149,6 +150,8 @@ class _Fitter:
         self.warnings = warnings
         self.units = [list(_units(answer.data, cut)) for cut in answer.cuts]
         self._lengths: list[list[int]] = [[] for _ in self.units]
+        self._with_next = True
+        self._elided: dict[str, Any] | None = None  # the data with source/snippets elided
 
     def _prefix_length(self, cut: int, keep: int) -> int:
         """JSON length of the first ``keep`` units of one cut, measured lazily."""
@@ -167,16 +170,30 @@ class _Fitter:
             len(u) for u in self.units)
 
     def fit(self) -> dict[str, Any]:
+        """Give up, in order: list tail, the ready next call, long warnings, source and
+        snippet text (the last resort of SPEC §3), long strings, and finally all data."""
         data = self.answer.data
-        found = self._search(data, elided={})
+        found = self._search(data)
         if found is not None:
             return found
-        data, elided = _elide(data, self.answer.elide)
-        if elided:
-            found = self._search(data, elided=elided)
+        if any(cut.next is not None for cut in self.answer.cuts):
+            self._with_next = False
+            found = self._search(data)
             if found is not None:
                 return found
-        return self._shrink(self._keep(data, 0), elided)
+        if len(self.warnings) > 1 or any(len(w) > _SHORT_WARNING for w in self.warnings):
+            self.warnings = [w if len(w) <= _SHORT_WARNING else w[: _SHORT_WARNING - 1] + "…"
+                             for w in self.warnings[:1]]
+            found = self._search(data)
+            if found is not None:
+                return found
+        self._elided, _ = _elide(data, self.answer.elide)
+        self.units = [list(_units(self._elided, cut)) for cut in self.answer.cuts]
+        self._lengths = [[] for _ in self.units]
+        found = self._search(self._elided)
+        if found is not None:
+            return found
+        return self._shrink(self._keep(self._elided, 0))
 
     def _allocate(self, k: int) -> list[int]:
         """Split ``k`` kept units over the cuts in proportion to their sizes."""
@@ -197,13 +214,16 @@ class _Fitter:
             data = _apply(data, cut, units, keep)
         return data
 
-    def _envelope(self, data: dict[str, Any], k: int, elided: dict[str, int]) -> dict[str, Any]:
-        dropped = self._dropped(k, elided)
+    def _envelope(self, data: dict[str, Any], k: int) -> dict[str, Any]:
+        dropped = self._dropped(k)
         return _frame(True, {"data": data}, self.requested, truncated=True, dropped=dropped,
                       warnings=self.warnings)
 
-    def _dropped(self, k: int, elided: dict[str, int]) -> dict[str, Any]:
+    def _dropped(self, k: int) -> dict[str, Any]:
         """The note: what was cut (most first), the narrowing step, and a ready next call."""
+        elided: dict[str, int] = {}
+        if self._elided is not None:  # count what is missing from what is shown
+            _, elided = _elide(self._keep(self.answer.data, k), self.answer.elide)
         parts: list[tuple[int, Cut, list[Any]]] = []
         for cut, units, kept in zip(self.answer.cuts, self.units, self._allocate(k), strict=True):
             if kept < len(units):
@@ -221,7 +241,7 @@ class _Fitter:
             "note": f"Dropped {' and '.join(phrases)} to fit tokenBudget={self.requested}. "
                     f"{hint}, or raise tokenBudget.",
         }
-        if primary is not None and primary.next is not None:
+        if primary is not None and primary.next is not None and self._with_next:
             follow = primary.next(parts[0][2])
             if follow:
                 out["next"] = follow
@@ -230,14 +250,14 @@ class _Fitter:
     def _fits(self, env: dict[str, Any]) -> bool:
         return _measure(env) <= self.requested
 
-    def _search(self, data: dict[str, Any], elided: dict[str, int]) -> dict[str, Any] | None:
+    def _search(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """The envelope keeping the most units that fits, or None if even zero does not."""
         high = self._upper_bound(sum(len(u) for u in self.units))
         best = None
         low = 0
         while low <= high:
             mid = (low + high) // 2
-            env = self._envelope(self._keep(data, mid), mid, elided)
+            env = self._envelope(self._keep(data, mid), mid)
             if self._fits(env):
                 best, low = env, mid + 1
             else:
@@ -264,12 +284,12 @@ class _Fitter:
                 high = mid - 1
         return low
 
-    def _shrink(self, data: dict[str, Any], elided: dict[str, int]) -> dict[str, Any]:
+    def _shrink(self, data: dict[str, Any]) -> dict[str, Any]:
         """Last resort: shorten every long string, then give up on data altogether."""
         longest = max((len(s) for s in _strings(data)), default=0)
         limit = longest // 2
         while limit >= _SHORTEST_STRING:
-            env = self._envelope(_shorten(data, limit), 0, elided)
+            env = self._envelope(_shorten(data, limit), 0)
             env["dropped"]["note"] = (f"Shortened strings to {limit} characters to fit "
                                       f"tokenBudget={self.requested}; raise tokenBudget or ask "
                                       f"for less.")
@@ -377,7 +397,11 @@ def _apply(data: dict[str, Any], cut: Cut, units: list[tuple[Any, ...]],
             if here not in chosen:
                 continue
             if isinstance(node, dict) and isinstance(node.get(cut.children), list):
-                out.append({**node, cut.children: prune(node[cut.children], here)})
+                kids = prune(node[cut.children], here)
+                if kids:
+                    out.append({**node, cut.children: kids})
+                else:  # every child went: drop the key rather than send an empty list
+                    out.append({k: v for k, v in node.items() if k != cut.children})
             else:
                 out.append(node)
         return out

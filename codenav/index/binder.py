@@ -8,7 +8,8 @@ local bindings come from the tags query (``@local.scope``, ``@local.definition``
 are the language's lexical scoping, with ``hidden`` scopes (a Python class body) visible only
 from inside themselves.
 
-Key grammar (``<base>::<member>.<member>…``):
+Key grammar (``<base>::<member>.<member>…``; the member ``()`` is an instance made by
+calling the class before it):
   ``I:<dotted module>`` / ``P:<path>``  a module (see ``index/modules.py``)
   ``N:<node id>``   a node of this file whose members are looked up by the linker
   ``U:<node id>``   the bases of a class (``super().x``)
@@ -196,6 +197,16 @@ class Binder:
         """Members of node ``index``: found in this file, or a key for the linker."""
         current = index
         for depth, name in enumerate(chain):
+            if name == "()":  # calling a class makes an instance: same members
+                if self.defs[current].kind in self.lang.containers:
+                    continue
+                if current not in self.types:  # a function with no return annotation
+                    return -1, f"A::{chain[-1]}" if depth + 1 < len(chain) else None
+                typed, key = self.types[current]  # what the annotated function returns
+                if typed < 0:
+                    return -1, extend_key(key, chain[depth + 1 :]) if key else None
+                current = typed
+                continue
             found = self._members.get((current, name))
             if found is None and current in self.types:
                 typed, key = self.types[current]  # a variable or field: go on in its class
@@ -242,6 +253,11 @@ class Binder:
             container = self._container_of(scope)
             return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None
         head, *rest = qualifier.split(".")
+        if qualifier.endswith("()"):  # an instance of what the call names
+            if rest:
+                rest = [*rest[:-1], rest[-1][:-2], "()"]
+            else:
+                head, rest = head[:-2], ["()"]
         binding, where = self._lookup(head, scope)
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":

@@ -41,6 +41,8 @@ _MAX_SIGNATURE = 200
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# A receiver that is one call of a dotted name: ``Base(1, f(x))`` -> ``Base()``.
+_CALLED = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
@@ -509,7 +511,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                 "utf-8", "replace")
             if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                             or not _DOTTED.fullmatch(qualifier)):
-                qualifier = "*"  # an expression, not a dotted name
+                called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
+                # an instance made by a call, or any other expression
+                qualifier = called.group(1) + "()" if called else "*"
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:

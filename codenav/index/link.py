@@ -228,10 +228,14 @@ class Linker:
             names = names[1:]
         else:
             return None
-        for name in names:
+        for depth, name in enumerate(names):
             if node is None:
                 return None
-            node = self.member(node, name)
+            found = self.member(node, name)
+            if found is None and name == "()" and depth + 1 < len(names):
+                # What the call returns is unknown: any member with the final name.
+                return self.resolve(f"A::{names[-1]}")
+            node = found
         return node
 
     def _module_and_rest(self, base: str, names: list[str]) -> tuple[int | None, list[str]]:
@@ -251,6 +255,11 @@ class Linker:
     def member(self, node: int, name: str) -> int | None:
         """``node.name``: in a module or a class, as described in the module docstring."""
         kind = self.kind(node)
+        if name == "()":  # an instance of a class, or what an annotated function returns
+            if kind is not None and self._is_container(node, kind):
+                return node
+            returns = self.type_of(node)
+            return self.resolve(returns) if returns else None
         if kind == "module":
             return self._in_module(node, name)
         if kind is not None and self._is_container(node, kind):

@@ -247,6 +247,13 @@ class MapReader:
             return None
         return None
 
+    def first_resolved_ref(self, file_id: int, line: int) -> int | None:
+        """The column of the first identifier on a line that resolves to a node."""
+        row = self.conn.execute(
+            "SELECT min(col) FROM refs WHERE file_id = ? AND line = ? AND target_id IS NOT NULL",
+            (file_id, line)).fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
     def refs_to(self, node_id: int) -> list[RefHit]:
         rows = self.conn.execute(
             "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "

@@ -167,13 +167,18 @@ def anchor(path: str, line: int, col: int, end_line: int | None = None,
     return out
 
 
+def hub(score: float) -> float:
+    """A hub score as shown: three significant digits (scores span orders of magnitude)."""
+    return float(f"{score:.3g}")
+
+
 def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
     """A node in a list: id, kind, signature, where its name is, hub score."""
     item: dict[str, Any] = {"id": node.nid, "kind": node.kind}
     if node.signature:
         item["signature"] = node.signature
     item["anchor"] = anchor(node.path, node.name_line, node.name_col, node.end_line)
-    item["hub"] = round(node.hub, 3)
+    item["hub"] = hub(node.hub)
     return fresh.mark(item, node.path) if fresh is not None else item
 
 
@@ -272,7 +277,7 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
     if known is None:  # removed by the refresh: it vanished from disk meanwhile
         raise FileDeleted(f"{path} was indexed but is gone from disk")
     if col is None:
-        col = _first_symbol_col(ws, path, line)
+        col = _best_col(reader, ws, known.id, path, line)
     node = reader.def_at(known.id, line, col)
     if node is not None:
         return Located(node, node.name, path, line, col, is_definition=True)
@@ -284,6 +289,16 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
     name, _kind, start, target, key = hit
     target_node = reader.node_by_id(target) if target is not None else None
     return Located(target_node, name, path, line, start, key=key)
+
+
+def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: int) -> int:
+    """Without a column: the definition named on the line, else the first identifier there
+    that resolves to a definition, else the first identifier."""
+    col = _first_symbol_col(ws, path, line)
+    if reader.def_at(file_id, line, col) is not None:
+        return col
+    resolving = reader.first_resolved_ref(file_id, line)
+    return resolving if resolving is not None else col
 
 
 def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:

@@ -19,6 +19,7 @@ from codenav.tools.common import (
     Freshness,
     Lines,
     anchor,
+    hub,
     mapped_file,
     parse_node_id,
     summary,
@@ -115,12 +116,12 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         entry[0] += 1
         entry[1] += nodes
         entry[2] += mass
-    folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": round(v[2], 3)}
+    folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": hub(v[2])}
                for path, v in sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))]
     hubs = [summary(n) for n in reader.top_hubs(NodeFilter(prefix=prefix or None), 60)]
     fresh.check({h["anchor"]["file"] for h in hubs})
-    for hub in hubs:
-        fresh.mark(hub, hub["anchor"]["file"])
+    for item in hubs:
+        fresh.mark(item, item["anchor"]["file"])
     data: dict[str, Any] = {
         "root": str(ws.root), "focus": prefix or ".",
         "languages": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
@@ -314,7 +315,7 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
         "span": {"line": node.line, "col": node.col, "endLine": node.end_line,
                  "endCol": node.end_col},
         "parent": parent.nid if parent is not None else None,
-        "inDegree": incoming, "outDegree": outgoing, "hub": round(node.hub, 3),
+        "inDegree": incoming, "outDegree": outgoing, "hub": hub(node.hub),
     }
     if node.type_key:
         data["type"] = node.type_key

@@ -27,8 +27,7 @@ from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_REFERENCES"]
 
-_NO_SERVER = ("answered from the map: no language server is wired in yet (treat calls through "
-              "untyped receivers as possibly missing)")
+_NO_SERVER = "source:map (no language server yet): uses via untyped receivers may be missing."
 _SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
 
 
@@ -103,7 +102,7 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
         definitions.append(item)
     data = {"symbol": located.name, "definitions": definitions, "source": "map"}
     cut = Cut("definitions", ("definitions",), "Pass an id to pick one")
-    return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
+    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 
 async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallContext) -> Answer:
@@ -154,7 +153,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     hint = "Pass fileFilter:'<folder>/' to scope results"
     cut = Cut("references", ("references",), hint, shape="groups", children="refs",
               next=narrower)
-    return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
+    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 
 NAV_DEFINITION = ToolSpec(

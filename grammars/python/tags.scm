@@ -15,19 +15,23 @@
     name: (identifier) @name.definition.class
     body: (block . (string)? @doc))) @definition.class
 
+; A function's @definition.type is its return annotation: what calling it makes.
 (function_definition
   name: (identifier) @name.definition.function
+  return_type: (type)? @definition.type
   body: (block . (string)? @doc)) @definition.function
 
 (decorated_definition
   definition: (function_definition
     name: (identifier) @name.definition.function
+    return_type: (type)? @definition.type
     body: (block . (string)? @doc))) @definition.function
 
 (decorated_definition
   (decorator [(identifier) @_dec (attribute attribute: (identifier) @_dec)])
   definition: (function_definition
     name: (identifier) @name.definition.property
+    return_type: (type)? @definition.type
     body: (block . (string)? @doc))
   (#match? @_dec "^(property|cached_property|setter|getter|deleter)$")) @definition.property
 

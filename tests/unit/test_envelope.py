@@ -92,9 +92,18 @@ def test_tree_drops_deepest_nodes_first() -> None:
     check_invariants(env, 400)
     kept = env["data"]["symbols"]
     assert [s["name"] for s in kept] == [f"C{i}" for i in range(8)]  # top level survives
-    deepest = [x for s in kept for m in s.get("children", []) for x in m.get("children", [])]
-    assert not deepest  # the third level went first
-    assert env["dropped"]["kind"] == "symbols"
+    middle = [m["name"] for s in kept for m in s.get("children", [])]
+    deepest = [x["name"] for s in kept for m in s.get("children", [])
+               for x in m.get("children", [])]
+    every_middle = [f"C{i}.m{j}" for i in range(8) for j in range(5)]
+    every_deep = [f"{m}.x{k}" for m in every_middle for k in range(5)]
+    # The deepest level goes first (later nodes before earlier ones): the second level is
+    # whole as soon as any third-level node is left, and what is left is a prefix.
+    assert 0 < len(deepest) < len(every_deep)
+    assert middle == every_middle and deepest == every_deep[: len(deepest)]
+    assert env["dropped"] == {"kind": "symbols", "count": len(every_deep) - len(deepest),
+                              "note": env["dropped"]["note"]}
+    assert all("children" not in m or m["children"] for s in kept for m in s["children"])
 
 
 def test_source_is_elided_only_as_the_last_resort() -> None:

@@ -1,0 +1,62 @@
+"""Linking across files, on a sample repository: every resolved reference, as a golden."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from codenav.index.pipeline import index_tree
+from tests.conftest import FIXTURES, check_golden
+
+SHOP = FIXTURES / "repos" / "shop"
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    root = tmp_path / "shop"
+    shutil.copytree(SHOP, root)
+    index_tree(root)
+    return root
+
+
+def links(root: Path) -> str:
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.col, r.name, r.kind, t.nid, r.key FROM refs r "
+        "JOIN files f ON f.id = r.file_id LEFT JOIN nodes t ON t.id = r.target_id "
+        "WHERE r.target_id IS NOT NULL OR r.key IS NOT NULL ORDER BY f.path, r.line, r.col")
+    out = []
+    for path, line, col, name, kind, target, key in rows:
+        means = target if target else f"unresolved {key}"
+        out.append(f"{path}:{line}:{col} {name} ({kind}) -> {means}")
+    conn.close()
+    return "\n".join(out) + "\n"
+
+
+def test_links_golden(shop: Path) -> None:
+    check_golden(SHOP.parent / "shop.links.golden", links(shop))
+
+
+def test_incremental_link_matches_a_full_one(shop: Path, tmp_path: Path) -> None:
+    """Edit a body (exports unchanged) and an export (a new method): same links as full."""
+    models = shop / "src" / "shop" / "models.py"
+    text = models.read_text()
+    models.write_text(text.replace("        self.validate()\n", "        self.validate()\n"
+                                   "        self.validate()\n"))
+    first = index_tree(shop)
+    assert first.mode == "incremental" and "hubs" not in first.phases  # no whole relink
+    models.write_text(models.read_text() + "\n    def refund(self):\n        return self.total()\n")
+    (shop / "src" / "shop" / "cli.py").write_text(
+        (shop / "src" / "shop" / "cli.py").read_text() + "\n\ndef undo():\n"
+        "    return Order().refund()\n")
+    second = index_tree(shop)
+    assert "hubs" in second.phases  # exports changed: the whole map was linked again
+    fresh = tmp_path / "fresh"
+    shutil.copytree(shop, fresh, ignore=shutil.ignore_patterns(".codenav"))
+    index_tree(fresh, full=True)
+    assert links(shop) == links(fresh)
+    assert "src/shop/cli.py:20:20 refund (call) -> py:src/shop/models.py#Order.refund" in \
+        links(shop)

@@ -1,0 +1,120 @@
+"""The map and nav tools on a sample repository: every answer as a golden envelope."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from codenav.index.pipeline import index_tree
+from codenav.tools.dispatch import call_tool
+from codenav.workspace import Workspace
+from tests.conftest import FIXTURES, check_golden
+
+SHOP = FIXTURES / "repos" / "shop"
+
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("map_overview", {}),
+    ("map_overview", {"focus": "src/shop/", "depth": 1}),
+    ("map_overview", {"focus": "py:src/shop/models.py#Order"}),
+    ("map_search", {"query": "Order"}),
+    ("map_search", {"query": "order.add"}),
+    ("map_search", {"query": "makeCustomer"}),
+    ("map_search", {"query": "greet", "kinds": ["method"]}),
+    ("map_search", {"query": "amount", "fileFilter": "src/**/pricing.py"}),
+    ("map_search", {"query": "ordr"}),
+    ("map_search", {"query": "order", "exact": True}),
+    ("map_search", {"query": "Order", "tokenBudget": 120}),
+    ("map_outline", {"file": "src/shop/models.py"}),
+    ("map_outline", {"file": "src/shop/models.py", "tokenBudget": 150}),
+    ("map_outline", {"file": "scripts/legacy.py"}),
+    ("map_node", {"id": "py:src/shop/models.py#Order", "include": ["doc", "children", "source"]}),
+    ("map_node", {"id": "py:src/shop/models.py#Order", "include": ["source"], "tokenBudget": 150}),
+    ("map_node", {"id": "py:src/shop/pricing.py"}),
+    ("map_neighbors", {"id": "py:src/shop/models.py#Order.save", "direction": "out"}),
+    ("map_neighbors", {"id": "py:src/shop/models.py#Base", "direction": "in", "depth": 2}),
+    ("map_neighbors", {"id": "py:src/shop/models.py#Order", "edgeKinds": ["contains"]}),
+    ("nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24}),
+    ("nav_definition", {"file": "src/shop/cli.py", "line": 7}),
+    ("nav_definition", {"symbol": "Order.add", "source": "map"}),
+    ("nav_definition", {"symbol": "save"}),
+    ("nav_references", {"symbol": "Base.save", "includeDeclaration": True}),
+    ("nav_references", {"id": "py:src/shop/pricing.py#Price", "fileFilter": "src/"}),
+    ("nav_references", {"symbol": "Order", "tokenBudget": 160}),
+    # errors
+    ("map_node", {"id": "nonsense"}),
+    ("map_node", {"id": "py:src/shop/models.py#Nope"}),
+    ("map_outline", {"file": "nope.py"}),
+    ("map_outline", {"file": "../../etc/passwd"}),
+    ("map_outline", {"file": "pyproject.toml"}),
+    ("nav_definition", {}),
+    ("nav_definition", {"file": "src/shop/cli.py", "line": 16, "col": 12}),
+    ("nav_definition", {"file": "src/shop/cli.py", "line": 3, "col": 1}),
+    ("nav_references", {"symbol": "Order", "source": "lsp"}),
+    ("map_search", {"query": "..."}),
+]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    root = tmp_path_factory.mktemp("tools") / "shop"
+    shutil.copytree(SHOP, root)
+    past = time.time() - 60  # settled files: nothing is stale
+    for path in root.rglob("*"):
+        if path.is_file():
+            import os
+            os.utime(path, (past, past))
+    index_tree(root)
+    return Workspace(root)
+
+
+def call(ws: Workspace, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    return anyio.run(call_tool, ws, tool, args)
+
+
+def test_tools_golden(shop: Workspace) -> None:
+    sections = []
+    for tool, args in CALLS:
+        envelope = call(shop, tool, args)
+        assert envelope["tokenBudget"]["used"] <= envelope["tokenBudget"]["requested"]
+        text = json.dumps(envelope, indent=1, ensure_ascii=False)
+        sections.append(f"### {tool} {json.dumps(args)}\n{text.replace(str(shop.root), '<root>')}")
+    check_golden(SHOP.parent / "shop.tools.golden", "\n\n".join(sections) + "\n")
+
+
+def test_read_your_writes(shop: Workspace, tmp_path: Path) -> None:
+    ws = Workspace(shop.root)
+    before = call(ws, "map_outline", {"file": "src/shop/customers.py"})
+    names = [s["name"] for s in before["data"]["symbols"]]
+    assert names == ["Customer", "make_customer"]
+    path = ws.root / "src" / "shop" / "customers.py"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n\ndef farewell():\n    return 'bye'\n")
+        after = call(ws, "map_outline", {"file": "src/shop/customers.py"})
+        assert [s["name"] for s in after["data"]["symbols"]][-1] == "farewell"
+        assert "stale" not in after["data"] and after["warnings"] == []
+        found = call(ws, "nav_definition", {"symbol": "farewell"})
+        assert found["ok"] and found["data"]["definitions"][0]["anchor"]["line"] == 10
+    finally:
+        path.write_text(original)
+        index_tree(ws.root)
+
+
+def test_stale_results_are_marked_when_not_refreshed(shop: Workspace) -> None:
+    ws = Workspace(shop.root)
+    path = ws.root / "src" / "shop" / "pricing.py"
+    original = path.read_text()
+    try:
+        path.write_text(original + "\n# touched\n")
+        found = call(ws, "map_search", {"query": "Price", "exact": True})
+        assert found["data"]["results"][0]["stale"] is True
+        assert any("stale:true" in w for w in found["warnings"])
+    finally:
+        path.write_text(original)
+        index_tree(ws.root)
