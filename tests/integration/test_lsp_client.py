@@ -178,8 +178,12 @@ async def test_real_server_dies_with_its_parent(server: str, project: Path) -> N
     finally:
         driver.kill()
         await driver.wait()
-    await eventually(lambda: not group_members(pid), timeout=10,
-                     what=f"{server} and its children to die with their parent")
+    try:
+        await eventually(lambda: not group_members(pid), timeout=10,
+                         what=f"{server} and its children to die with their parent")
+    finally:
+        if group_members(pid):
+            os.killpg(pid, signal.SIGKILL)  # leave no orphan behind a failing test
 
 
 async def test_lsp_truth_speaks_codenav_positions(project: Path) -> None:
