@@ -258,6 +258,13 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
     seen_vars: set[tuple[int, str]] = set()
     key_counts: dict[str, int] = {}
     receivers: dict[int, str | None] = {}
+    # Names each capture declares directly (methods, class attributes …): an instance
+    # attribute never shadows one of them, wherever it is declared in the class.
+    declared: dict[int, set[str]] = {}
+    for i, cap in enumerate(ordered):
+        if cap.kind != "attribute" and parents[i] >= 0:
+            declared.setdefault(parents[i], set()).add(_text(cap.name, data))
+    ordinal_of: dict[int, int] = {}  # kept index -> ordered index
     for i, cap in enumerate(ordered):
         ancestor = parents[i]
         while ancestor >= 0 and ancestor not in new_index:
@@ -268,8 +275,9 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         name = _text(cap.name, data)
         if kind == "attribute":
             owner = _attribute_owner(lang, kept, captured, parent, cap, data, receivers)
-            if owner < 0 or (owner, name) in seen_vars:
-                continue  # not set on the receiver, or set before: a reference
+            if owner < 0 or (owner, name) in seen_vars or \
+                    name in declared.get(ordinal_of[owner], ()):
+                continue  # not set on the receiver, set before, or declared: a reference
             seen_vars.add((owner, name))
             parent, parent_def, kind = owner, kept[owner], "field"
         elif kind in _VARIABLE_KINDS:
@@ -293,6 +301,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         doc = (_doc_line(_text(cap.doc, data)) if cap.doc is not None
                else _comment_doc(lang, outer, data))
         new_index[i] = len(kept)
+        ordinal_of[len(kept)] = i
         captured.append(cap)
         kept.append(Definition(
             kind=kind, name=name, qname=qname,

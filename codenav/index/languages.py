@@ -35,6 +35,7 @@ class Language:
     receiver: str
     super_call: str
     modules: str
+    constructor: str
 
     @property
     def tags_path(self) -> Path:
@@ -68,6 +69,7 @@ def languages() -> tuple[Language, ...]:
             receiver=row.get("receiver", ""),
             super_call=row.get("super_call", ""),
             modules=row.get("modules", ""),
+            constructor=row.get("constructor", ""),
         )
         for name, row in table.items()
     )

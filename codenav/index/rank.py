@@ -78,6 +78,8 @@ def compute_hubs(conn: sqlite3.Connection) -> int:
     top = float(rank.max()) or 1.0
     conn.executemany("UPDATE nodes SET hub = ? WHERE id = ?",
                      zip((round(float(r) / top, 6) for r in rank), ids, strict=True))
+    conn.execute("UPDATE files SET hub_mass = coalesce((SELECT sum(hub) FROM nodes "
+                 "WHERE nodes.file_id = files.id), 0)")
     return ranked
 
 

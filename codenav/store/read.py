@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from codenav.positions import utf16_len
+from codenav.store.write import NODE_BITS
 
 __all__ = ["FileStat", "MapReader", "Node", "NodeFilter", "RefHit"]
 
@@ -166,7 +167,19 @@ class MapReader:
         return self._nodes("n.parent_id = ?", (node_id,), "ORDER BY n.id")
 
     def nodes_named(self, name: str, limit: int = 200) -> list[Node]:
-        return self._nodes("n.name = ?", (name,), f"ORDER BY n.hub DESC LIMIT {int(limit)}")
+        return self._nodes("n.name = ?", (name,),
+                           f"ORDER BY n.hub DESC, n.id LIMIT {int(limit)}")
+
+    def family(self, node: Node) -> list[Node]:
+        """The node and its namesakes in the same scope (``f``, ``f~2``: one symbol declared
+        several times, like a property and its setter), in source order."""
+        return self._nodes("n.file_id = ? AND n.qname = ?", (node.file_id, node.qname),
+                           "ORDER BY n.id")
+
+    def top_level_named(self, name: str, limit: int = 50) -> list[Node]:
+        """Nodes called ``name`` defined at the top level of their file."""
+        return self._nodes(f"n.name = ? AND n.parent_id = (n.file_id << {NODE_BITS})", (name,),
+                           f"ORDER BY f.path LIMIT {int(limit)}")
 
     def def_at(self, file_id: int, line: int, col: int) -> Node | None:
         """The node whose name covers (line, col) in file ``file_id``."""
@@ -186,7 +199,7 @@ class MapReader:
                   limit: int) -> list[Node]:
         extra, extra_args = flt.sql()
         return self._nodes(f"{where} AND {extra}", [*args, *extra_args],
-                           f"ORDER BY n.hub DESC LIMIT {int(limit)}")
+                           f"ORDER BY n.hub DESC, n.id LIMIT {int(limit)}")
 
     def named(self, name: str, flt: NodeFilter, limit: int) -> list[Node]:
         """Nodes named exactly ``name``, best hub first."""
@@ -209,16 +222,16 @@ class MapReader:
         """Nodes having, for every prefix, a name word that starts with it."""
         if not prefixes:
             return []
-        joins: list[str] = []
-        args: list[object] = []
-        for i, prefix in enumerate(prefixes):
-            joins.append(f"JOIN words w{i} ON w{i}.node_id = n.id AND w{i}.word >= ? "
-                         f"AND w{i}.word < ?")
-            args += [prefix, prefix + "\U0010ffff"]
-        extra, extra_args = flt.sql()
-        sql = (f"SELECT DISTINCT {_NODE_COLUMNS} FROM {_NODE_FROM} {' '.join(joins)} "
-               f"WHERE {extra} ORDER BY n.hub DESC LIMIT {int(limit)}")
-        return [Node(*row) for row in self.conn.execute(sql, [*args, *extra_args])]
+        common: set[int] | None = None
+        for prefix in sorted(set(prefixes), key=len, reverse=True):  # longer: rarer
+            ids = {row[0] for row in self.conn.execute(
+                "SELECT node_id FROM words WHERE word >= ? AND word < ? LIMIT 50000",
+                (prefix, prefix + "\U0010ffff"))}
+            common = ids if common is None else common & ids
+            if not common:
+                return []
+        return self._filtered("n.id IN (SELECT value FROM json_each(?))",
+                              [json.dumps(sorted(common or ()))], flt, limit)
 
     def top_hubs(self, flt: NodeFilter, limit: int, under: int | None = None) -> list[Node]:
         """The most central nodes; with ``under``, only that node's descendants."""
@@ -283,9 +296,7 @@ class MapReader:
 
     def dir_mass(self) -> list[tuple[str, int, float]]:
         """(path, node count, hub sum) per file; the tool folds them into folders."""
-        rows = self.conn.execute(
-            "SELECT f.path, count(n.id), coalesce(sum(n.hub), 0) FROM files f "
-            "LEFT JOIN nodes n ON n.file_id = f.id GROUP BY f.id")
+        rows = self.conn.execute("SELECT path, node_count, hub_mass FROM files")
         return [(path, int(count), float(mass)) for path, count, mass in rows]
 
     def languages(self) -> dict[str, int]:

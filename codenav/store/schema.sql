@@ -19,7 +19,9 @@ CREATE TABLE files (
     lines        INTEGER NOT NULL DEFAULT 0,
     parse_errors INTEGER NOT NULL DEFAULT 0,
     indexed_ns   INTEGER NOT NULL,       -- wall clock when the content was read
-    surface      TEXT NOT NULL DEFAULT '' -- digest of what other files resolve against
+    surface      TEXT NOT NULL DEFAULT '', -- digest of what other files resolve against
+    node_count   INTEGER NOT NULL DEFAULT 0,
+    hub_mass     REAL NOT NULL DEFAULT 0  -- sum of its nodes' hub scores (index/rank.py)
 );
 
 -- Map nodes: one per file (kind 'module') and one per definition.
@@ -49,6 +51,7 @@ CREATE INDEX nodes_file ON nodes(file_id);
 CREATE INDEX nodes_name ON nodes(name);
 CREATE INDEX nodes_parent ON nodes(parent_id, name);
 CREATE INDEX nodes_lname ON nodes(lower(name));
+CREATE INDEX nodes_hub ON nodes(hub);
 
 -- The words of node names (codenav/words.py), for search: parseHTTPResponse -> parse, http …
 CREATE TABLE words (

@@ -29,7 +29,8 @@ FileRow = tuple[int, int, int, str, str, int, str]
 
 _FILE_TABLES = ("nodes", "refs", "imports", "problems", "words")
 _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
-                "lines, parse_errors, indexed_ns, surface) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+                "lines, parse_errors, indexed_ns, surface, node_count) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_NODES = ("INSERT INTO nodes (id, nid, file_id, parent_id, kind, name, qname, line, col, "
                  "end_line, end_col, name_line, name_col, name_end_col, start_byte, end_byte, "
                  "signature, doc, type_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -79,7 +80,7 @@ def encode(facts: FileFacts, file_id: int) -> FileRows:
     """The rows that store ``facts`` as file ``file_id``."""
     rows = FileRows((file_id, facts.path, facts.lang, facts.size, facts.mtime_ns, facts.hash,
                      facts.status, facts.lines, facts.parse_errors, facts.indexed_ns,
-                     facts.surface))
+                     facts.surface, len(facts.defs) + 1 if facts.status == "ok" else 0))
     if facts.status != "ok":
         return rows
     base = file_node(file_id)

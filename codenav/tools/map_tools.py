@@ -11,7 +11,7 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
-from codenav.store.read import MapReader, Node, NodeFilter
+from codenav.store.read import FileStat, MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import (
     NODE_ID,
@@ -36,6 +36,7 @@ __all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEAR
 
 _CANDIDATES = 200  # per search tier
 _FUZZY_BELOW = 20  # substring and subsequence tiers run only when fewer results than this
+_ENTRY_FILES = frozenset({"__main__.py", "manage.py", "wsgi.py", "asgi.py", "setup.py"})
 _TIERS = ("exact", "exact-nocase", "prefix", "words", "substring", "fuzzy")
 EdgeKind = Literal["calls", "references", "imports", "inherits", "contains"]
 _EDGE_OF_REF = {"call": "calls", "decorator": "calls", "inheritance": "inherits",
@@ -54,7 +55,8 @@ class OverviewParams(ToolParams):
     depth: int = Field(default=1, ge=1, le=4, description="Folder levels below focus, 1-4.")
 
 
-def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter) -> list[dict[str, Any]]:
+def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
+                  stats: list[FileStat]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     try:
         project = tomllib.loads((ws.root / "pyproject.toml").read_text("utf-8"))
@@ -73,14 +75,12 @@ def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter) -> list[dic
             if node is not None and flt(node.path):
                 found.append({"id": node.nid, "why": f"console script '{script}'"})
             break
-    for stat in reader.files():
-        name = PurePosixPath(stat.path).name
-        if stat.status != "ok" or not flt(stat.path):
-            continue
-        if name == "__main__.py" or name in ("manage.py", "wsgi.py", "asgi.py", "setup.py"):
-            found.append({"id": f"{stat.lang}:{stat.path}", "why": f"{name}"})
-        main = reader.node(f"{stat.lang}:{stat.path}#main")
-        if main is not None and main.kind == "function":
+    for stat in stats:
+        name = stat.path.rsplit("/", 1)[-1]
+        if stat.status == "ok" and name in _ENTRY_FILES:
+            found.append({"id": f"{stat.lang}:{stat.path}", "why": name})
+    for main in reader.top_level_named("main"):
+        if main.kind == "function" and flt(main.path):
             found.append({"id": main.nid, "why": "a top-level main()"})
     unique: dict[str, dict[str, Any]] = {}
     for entry in found:
@@ -128,7 +128,7 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         "files": len(stats),
         "dirs": folders,
         "hubs": hubs,
-        "entryPoints": _entry_points(ws, reader, flt),
+        "entryPoints": _entry_points(ws, reader, flt, stats),
     }
     cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
             Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]

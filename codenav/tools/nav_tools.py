@@ -11,7 +11,8 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import LspUnavailable, SymbolNotFound
-from codenav.store.read import MapReader, Node
+from codenav.index.languages import by_code
+from codenav.store.read import MapReader, Node, RefHit
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import (
     FileFilter,
@@ -112,18 +113,25 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         raise _unresolved(reader, located)
     warnings = _source_warnings(params.source, node.lang) + located.warnings
     files = FileFilter(params.fileFilter)
-    hits = [h for h in reader.refs_to(node.id) if files(h.path)]
-    scopes = reader.nodes_by_id({h.scope_id for h in hits})
+    hits = {(h.path, h.line, h.col): h for h in _references_of(reader, node)}
+    scopes = reader.nodes_by_id({h.scope_id for h in hits.values()})
     by_file: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for hit in sorted(hits, key=lambda h: (h.path, h.line, h.col)):
+    declarations = [n for n in reader.family(node)
+                    if n.id != node.id or params.includeDeclaration]
+    for other in declarations:  # the symbol's other declarations (a setter), and its own
+        if files(other.path):
+            by_file[other.path].append({"line": other.name_line, "col": other.name_col,
+                                        "kind": "declaration"})
+    for hit in sorted(hits.values(), key=lambda h: (h.path, h.line, h.col)):
+        if not files(hit.path):
+            continue
         scope = scopes.get(hit.scope_id)
         item: dict[str, Any] = {"line": hit.line, "col": hit.col, "kind": hit.kind}
         if scope is not None and scope.qname:
             item["in"] = scope.qname
         by_file[hit.path].append(item)
-    if params.includeDeclaration and files(node.path):
-        by_file[node.path].insert(0, {"line": node.name_line, "col": node.name_col,
-                                      "kind": "declaration"})
+    for refs in by_file.values():
+        refs.sort(key=lambda r: (r["line"], r["col"]))
     order = sorted(by_file, key=lambda path: (-len(by_file[path]), path))
     fresh.check(set(order))
     lines = Lines(ws.root)
@@ -154,6 +162,17 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     cut = Cut("references", ("references",), hint, shape="groups", children="refs",
               next=narrower)
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
+
+
+def _references_of(reader: MapReader, node: Node) -> list[RefHit]:
+    """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
+    class (what a language server reports too)."""
+    hits = [hit for member in reader.family(node) for hit in reader.refs_to(member.id)]
+    lang = by_code(node.lang)
+    if (lang is not None and node.name == lang.constructor and node.kind == "method"
+            and node.parent_id is not None):
+        hits += [hit for hit in reader.refs_to(node.parent_id) if hit.kind == "call"]
+    return hits
 
 
 NAV_DEFINITION = ToolSpec(
