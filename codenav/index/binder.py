@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
 from codenav.model import Definition, node_id
 
-__all__ = ["Binder", "extend_key"]
+__all__ = ["LOCAL", "Binder", "extend_key"]
+
+LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
 
 _TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
@@ -97,6 +100,7 @@ class Binder:
         self._first_local: dict[int, tuple[int, str]] = {}
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
+        self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
 
     # --------------------------------------------------------------- building
 
@@ -232,18 +236,47 @@ class Binder:
             return -1, extend_key(value, chain) if isinstance(value, str) else None
         receiver = self.scopes[scope].receiver
         if receiver is not None and receiver[0] == name and receiver[1] >= 0:
-            return self._member_chain(receiver[1], chain) if chain else (-1, None)
+            return self._member_chain(receiver[1], chain) if chain else (LOCAL, None)
         if isinstance(value, str) and chain and depth < 3:
             typed = _type_name(value)
             if typed:
                 head, *rest = typed.split(".")
                 found, where = self._lookup(head, scope)
                 return self._base(found, where, head, [*rest, *chain], depth + 1)
-        return -1, None
+        return (LOCAL, None) if not chain else (-1, None)
 
     def resolve(self, name: str, start: int, qualifier: str | None) -> tuple[int, str | None]:
         """(index of a definition of this file or -1, key for the linker or None)."""
-        scope = self.scope_at(start)
+        return self.resolve_in(self.scope_at(start), name, qualifier)
+
+    def sweep(self) -> Callable[[int], int]:
+        """``scope_at`` for offsets visited in increasing order, in amortised O(1)."""
+        scopes, count = self.scopes, len(self.scopes)
+        stack = [0]
+        position = 1
+
+        def scope(offset: int) -> int:
+            nonlocal position
+            while position < count and scopes[position].start <= offset:
+                while scopes[stack[-1]].end <= scopes[position].start:
+                    stack.pop()
+                stack.append(position)
+                position += 1
+            while scopes[stack[-1]].end <= offset:
+                stack.pop()
+            return stack[-1]
+
+        return scope
+
+    def resolve_in(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
+        """``resolve`` in a known scope, memoised (a file asks about ``self`` a lot)."""
+        memo_key = (scope, name, qualifier)
+        found = self._memo.get(memo_key)
+        if found is None:
+            found = self._memo[memo_key] = self._resolve(scope, name, qualifier)
+        return found
+
+    def _resolve(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
         if qualifier is None:
             binding, where = self._lookup(name, scope)
             return self._base(binding, where, name, [])
@@ -262,7 +295,7 @@ class Binder:
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":
             return -1, f"A::{name}"  # a receiver of unknown type
-        return found, key
+        return max(found, -1), key
 
     def _container_of(self, scope: int) -> int:
         current = scope

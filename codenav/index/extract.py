@@ -17,14 +17,14 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
-from codenav.index.binder import Binder, extend_key
+from codenav.index.binder import LOCAL, Binder, extend_key
 from codenav.index.languages import Language, parser_and_query
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow
 from codenav.positions import LineIndex, utf16_len
 
-__all__ = ["Extraction", "extract"]
+__all__ = ["Extraction", "extract", "identifier_at"]
 
 # Higher wins when one identifier is captured by several reference patterns.
 _REF_PRIORITY = {
@@ -163,6 +163,18 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.surface = _surface(kept, out.imports, out.refs)
     return out
+
+
+def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
+    """The identifier covering 1-based (line, UTF-16 col), and the column it starts at."""
+    parser, _, _ = parser_and_query(lang)
+    index = LineIndex(data)
+    offset = index.offset(line, col)
+    node = parser.parse(data).root_node.descendant_for_byte_range(offset, offset)
+    if node is None or node.type not in lang.identifiers:
+        return None
+    row, byte_col = node.start_point
+    return _text(node, data), index.col(row, byte_col)
 
 
 def _capture(lang: Language, query: Any, root: Any) -> _Captures:
@@ -496,7 +508,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     append = rows.append
     ascii_text = data.isascii()
     col_of = index.col
-    resolve = binder.resolve
+    resolve = binder.resolve_in
+    scope_at = binder.sweep()
     super_call = binder.lang.super_call
     for start, node, kind, qualifier_node in items:
         while position < count and starts[position] <= start:
@@ -526,7 +539,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:
-            target, key = resolve(name, start, qualifier)
+            target, key = resolve(scope_at(start), name, qualifier)
+            if target == LOCAL:
+                continue  # a parameter or local variable: the file alone answers for it
         append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier, target, key))
     return rows
 

@@ -17,6 +17,8 @@ import sqlite3
 
 import numpy as np
 
+from codenav.store.write import NODE_BITS
+
 __all__ = ["compute_hubs"]
 
 _DAMPING = 0.85
@@ -76,10 +78,15 @@ def compute_hubs(conn: sqlite3.Connection) -> int:
     rank = _pagerank(len(ids), np.array(sources, dtype=np.int64),
                      np.array(targets, dtype=np.int64), np.array(weights, dtype=np.float64))
     top = float(rank.max()) or 1.0
-    conn.executemany("UPDATE nodes SET hub = ? WHERE id = ?",
-                     zip((round(float(r) / top, 6) for r in rank), ids, strict=True))
-    conn.execute("UPDATE files SET hub_mass = coalesce((SELECT sum(hub) FROM nodes "
-                 "WHERE nodes.file_id = files.id), 0)")
+    scores = [round(float(r) / top, 6) for r in rank]
+    conn.executemany("UPDATE nodes SET hub = ? WHERE id = ?", zip(scores, ids, strict=True))
+    mass: dict[int, float] = {}
+    for node, score in zip(ids, scores, strict=True):
+        file_id = node >> NODE_BITS
+        mass[file_id] = mass.get(file_id, 0.0) + score
+    conn.execute("UPDATE files SET hub_mass = 0")
+    conn.executemany("UPDATE files SET hub_mass = ? WHERE id = ?",
+                     [(round(total, 6), file_id) for file_id, total in mass.items()])
     return ranked
 
 

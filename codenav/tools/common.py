@@ -24,6 +24,7 @@ from codenav.errors import (
     NodeNotFound,
     SymbolNotFound,
 )
+from codenav.index.extract import identifier_at
 from codenav.index.languages import by_extension
 from codenav.paths import relative_path
 from codenav.store.read import MapReader, Node
@@ -283,12 +284,25 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
         return Located(node, node.name, path, line, col, is_definition=True)
     hit = reader.ref_at(known.id, line, col)
     if hit is None:
+        word = _identifier_at(ws, path, line, col)
+        if word is not None:  # an identifier the map does not keep: a local name
+            return Located(None, word[0], path, line, word[1])
         raise SymbolNotFound(
             f"no identifier at {path}:{line}:{col}",
             hint=_nearby(reader, known.id, line) or "map_outline lists the file's symbols.")
     name, _kind, start, target, key = hit
     target_node = reader.node_by_id(target) if target is not None else None
     return Located(target_node, name, path, line, start, key=key)
+
+
+def _identifier_at(ws: Workspace, path: str, line: int, col: int) -> tuple[str, int] | None:
+    """The identifier covering (line, UTF-16 col) in the file on disk, and where it starts."""
+    lang = by_extension(path)
+    try:
+        data = (ws.root / path).read_bytes()
+    except OSError:
+        return None
+    return identifier_at(lang, data, line, col) if lang is not None else None
 
 
 def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: int) -> int:
