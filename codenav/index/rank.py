@@ -11,7 +11,6 @@ are normalised so the most central node has 1.0.
 
 from __future__ import annotations
 
-import math
 import re
 import sqlite3
 
@@ -41,53 +40,45 @@ def _name_weight(name: str, files_defining: int) -> float:
 
 
 def compute_hubs(conn: sqlite3.Connection) -> int:
-    """Recompute ``nodes.hub`` for the whole map; returns the number of edges ranked."""
-    ids: list[int] = []
-    names: list[str] = []
-    parents: list[int | None] = []
-    for node, name, parent in conn.execute("SELECT id, name, parent_id FROM nodes ORDER BY id"):
-        ids.append(node)
-        names.append(name)
-        parents.append(parent)
-    if not ids:
+    """Recompute ``nodes.hub`` and ``files.hub_mass`` for the whole map; returns the number of
+    edges ranked."""
+    rows = conn.execute(
+        "SELECT id, name, coalesce(parent_id, -1) FROM nodes ORDER BY id").fetchall()
+    if not rows:
         return 0
-    position = {node: i for i, node in enumerate(ids)}
+    ids, names, parents = zip(*rows, strict=False)
+    order = np.array(ids, dtype=np.int64)
     spread = dict(conn.execute("SELECT name, count(DISTINCT file_id) FROM nodes GROUP BY name"))
-    name_weight = [_name_weight(name, spread.get(name, 1)) for name in names]
+    name_weight = np.array([_name_weight(name, spread.get(name, 1)) for name in names])
 
-    sources: list[int] = []
-    targets: list[int] = []
-    weights: list[float] = []
-    for src, dst, kind, count in conn.execute(
-            "SELECT scope_id, target_id, kind, count(*) FROM refs WHERE target_id IS NOT NULL "
-            "AND target_id != scope_id GROUP BY scope_id, target_id, kind"):
-        i, j = position.get(src), position.get(dst)
-        if i is None or j is None:
-            continue
-        sources.append(i)
-        targets.append(j)
-        weights.append(math.sqrt(count) * _KIND_WEIGHT.get(kind, 1.0) * name_weight[j])
-    ranked = len(sources)
-    for i, parent in enumerate(parents):
-        j = position.get(parent) if parent is not None else None
-        if j is not None:
-            sources.append(i)
-            targets.append(j)
-            weights.append(0.5)
+    kind_weight = " ".join(f"WHEN '{kind}' THEN {weight}" for kind, weight in
+                           _KIND_WEIGHT.items())
+    edges = np.array(conn.execute(
+        f"SELECT scope_id, target_id, CASE kind {kind_weight} ELSE 1.0 END AS w, count(*) "
+        "FROM refs WHERE target_id IS NOT NULL AND target_id != scope_id "
+        "GROUP BY scope_id, target_id, w").fetchall(), dtype=np.float64).reshape(-1, 4)
+    src = np.searchsorted(order, edges[:, 0].astype(np.int64))
+    dst = np.searchsorted(order, edges[:, 1].astype(np.int64))
+    known = (src < len(order)) & (dst < len(order))
+    known[known] &= (order[src[known]] == edges[known, 0]) & (order[dst[known]] == edges[known, 1])
+    src, dst, edges = src[known], dst[known], edges[known]
+    weight = np.sqrt(edges[:, 3]) * edges[:, 2] * name_weight[dst]
 
-    rank = _pagerank(len(ids), np.array(sources, dtype=np.int64),
-                     np.array(targets, dtype=np.int64), np.array(weights, dtype=np.float64))
-    top = float(rank.max()) or 1.0
-    scores = [round(float(r) / top, 6) for r in rank]
-    conn.executemany("UPDATE nodes SET hub = ? WHERE id = ?", zip(scores, ids, strict=True))
-    mass: dict[int, float] = {}
-    for node, score in zip(ids, scores, strict=True):
-        file_id = node >> NODE_BITS
-        mass[file_id] = mass.get(file_id, 0.0) + score
+    parent_ids = np.array(parents, dtype=np.int64)
+    has_parent = parent_ids >= 0
+    up = np.searchsorted(order, parent_ids[has_parent])
+    members = np.nonzero(has_parent)[0]
+    rank = _pagerank(len(order), np.concatenate([src, members]), np.concatenate([dst, up]),
+                     np.concatenate([weight, np.full(len(members), 0.5)]))
+    scores = np.round(rank / (rank.max() or 1.0), 6)
+    conn.executemany("UPDATE nodes SET hub = ? WHERE id = ?",
+                     zip(scores.tolist(), ids, strict=True))
+    mass = np.bincount(order >> NODE_BITS, weights=scores)
     conn.execute("UPDATE files SET hub_mass = 0")
     conn.executemany("UPDATE files SET hub_mass = ? WHERE id = ?",
-                     [(round(total, 6), file_id) for file_id, total in mass.items()])
-    return ranked
+                     [(round(float(total), 6), file_id) for file_id, total in enumerate(mass)
+                      if total > 0])
+    return len(src)
 
 
 def _pagerank(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> np.ndarray:

@@ -79,7 +79,6 @@ CREATE TABLE refs (
     key       TEXT
 );
 CREATE INDEX refs_file ON refs(file_id, line);
-CREATE INDEX refs_name ON refs(name);
 CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_scope ON refs(scope_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_key ON refs(key) WHERE key IS NOT NULL;
