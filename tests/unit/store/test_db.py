@@ -76,7 +76,7 @@ def test_a_file_that_is_not_a_database_is_map_not_built(tmp_path: Path) -> None:
 
 def test_index_statements_come_from_the_schema() -> None:
     names = [name for name, _ in db.index_statements()]
-    assert "refs_name" in names and "nodes_name" in names
+    assert "refs_target" in names and "nodes_name" in names
 
 
 def test_default_db_path_honours_the_environment(tmp_path: Path,
