@@ -305,7 +305,8 @@ class _Run:
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
-            self._link(everything=big or (self.surface_changed and self.whole_link))
+            pending = self.whole_link and self.writer.relink_pending()
+            self._link(everything=big or pending or (self.surface_changed and self.whole_link))
         report.phases["indexes"] = time.perf_counter() - mark - report.phases.get("link", 0.0) \
             - report.phases.get("hubs", 0.0)
         if self.whole_link:

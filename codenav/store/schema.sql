@@ -82,6 +82,7 @@ CREATE INDEX refs_file ON refs(file_id, line);
 CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_scope ON refs(scope_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_key ON refs(key) WHERE key IS NOT NULL;
+CREATE INDEX refs_bases ON refs(scope_id) WHERE kind = 'inheritance';
 
 -- Names bound by import statements.
 CREATE TABLE imports (

@@ -180,6 +180,11 @@ class MapWriter:
         if rows.words:
             conn.executemany(_INSERT_WORDS, rows.words)
 
+    def relink_pending(self) -> bool:
+        """Whether a quick refresh left cross-file links for a whole relink to complete."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'relink_pending'").fetchone()
+        return bool(row) and row[0] == "1"
+
     def set_meta(self, values: dict[str, str]) -> None:
         self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                               list(values.items()))

@@ -60,3 +60,27 @@ def test_incremental_link_matches_a_full_one(shop: Path, tmp_path: Path) -> None
     assert links(shop) == links(fresh)
     assert "src/shop/cli.py:20:20 refund (call) -> py:src/shop/models.py#Order.refund" in \
         links(shop)
+
+
+def test_refresh_keeps_links_into_a_reshaped_file_right(shop: Path) -> None:
+    """A quick refresh (read-your-writes) that shifts node ids re-resolves links into them."""
+    from codenav.index.pipeline import refresh_files
+
+    pricing = shop / "src" / "shop" / "pricing.py"
+    before = links(shop)
+    pricing.write_text("def first():\n    return 0\n\n\n" + pricing.read_text())
+    report = refresh_files(shop, shop / ".codenav" / "map.db", ["src/shop/pricing.py"],
+                           busy_timeout=1.0)
+    assert report is not None and report.parsed == 1
+    after = links(shop)
+    # Every use elsewhere still points at the same definitions (by id), lines in pricing.py moved.
+    elsewhere = [line for line in after.splitlines() if not line.startswith("src/shop/pricing.py")]
+    assert elsewhere == [line for line in before.splitlines()
+                         if not line.startswith("src/shop/pricing.py")]
+    conn = sqlite3.connect(shop / ".codenav" / "map.db")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'relink_pending'").fetchone() == ("1",)
+    conn.close()
+    index_tree(shop)  # a normal run links the whole map again and clears the flag
+    conn = sqlite3.connect(shop / ".codenav" / "map.db")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'relink_pending'").fetchone() == ("0",)
+    conn.close()
