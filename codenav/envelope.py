@@ -52,7 +52,9 @@ class Cut:
     ``children`` list of each group (groups left empty go too); ``tree`` a node of a nested
     tree, deepest first and later siblings first, children under ``children``.
     ``hint`` is the narrowing step the note names; ``next`` builds a ready follow-up call
-    (``{"tool", "args"}``) from the dropped units, or is None.
+    (``{"tool", "args"}``) from the dropped units, or is None. ``omitted`` counts units the
+    handler already left out (it never builds more than a budget could hold); they are
+    reported as dropped like the rest.
     """
 
     kind: str
@@ -61,6 +63,7 @@ class Cut:
     shape: Shape = "list"
     children: str = "children"
     next: Callable[[list[Any]], dict[str, Any] | None] | None = None
+    omitted: int = 0
 
 
 @dataclass
@@ -134,7 +137,7 @@ def success(answer: Answer, requested: int, warnings: Sequence[str] = ()) -> dic
     """The ``ok: true`` envelope of ``answer``, fitted into ``requested`` tokens."""
     notes = _bounded_warnings([*warnings, *answer.warnings])
     fitter = _Fitter(answer, requested, notes)
-    if fitter.may_fit_whole():
+    if fitter.may_fit_whole() and not any(cut.omitted for cut in answer.cuts):
         env = _frame(True, {"data": answer.data}, requested, warnings=notes)
         if _measure(env) <= requested:
             return env
@@ -226,8 +229,9 @@ class _Fitter:
             _, elided = _elide(self._keep(self.answer.data, k), self.answer.elide)
         parts: list[tuple[int, Cut, list[Any]]] = []
         for cut, units, kept in zip(self.answer.cuts, self.units, self._allocate(k), strict=True):
-            if kept < len(units):
-                parts.append((len(units) - kept, cut, [u[-1] for u in units[kept:]]))
+            if kept < len(units) or cut.omitted:
+                parts.append((len(units) - kept + cut.omitted, cut,
+                              [u[-1] for u in units[kept:]]))
         parts.sort(key=lambda p: -p[0])
         phrases = [f"{count} {cut.kind}" for count, cut, _ in parts]
         phrases += [f"{count} {name} field(s)" for name, count in elided.items()]

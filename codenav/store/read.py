@@ -216,7 +216,14 @@ class MapReader:
         """Names containing the parts in order (``["ab"]``: a substring; one char each: a
         subsequence). A scan of every name: only for the last, fuzzy tiers of a search."""
         pattern = "%" + "%".join(_like_escape(p) for p in lowered_parts) + "%"
-        return self._filtered("lower(n.name) LIKE ? ESCAPE '\\'", [pattern], flt, limit)
+        # Scan the names alone (LIKE folds ASCII case), then join and rank the few matches.
+        ids = [row[0] for row in self.conn.execute(
+            "SELECT id FROM nodes WHERE parent_id IS NOT NULL AND name LIKE ? ESCAPE '\\' "
+            "LIMIT 5000", (pattern,))]
+        if not ids:
+            return []
+        return self._filtered("n.id IN (SELECT value FROM json_each(?))", [json.dumps(ids)],
+                              flt, limit)
 
     def with_words(self, prefixes: Sequence[str], flt: NodeFilter, limit: int) -> list[Node]:
         """Nodes having, for every prefix, a name word that starts with it."""

@@ -36,6 +36,7 @@ __all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEAR
 
 _CANDIDATES = 200  # per search tier
 _FUZZY_BELOW = 20  # substring and subsequence tiers run only when fewer results than this
+_RESULT_COST = 120  # fewest characters one search result takes
 _ENTRY_FILES = frozenset({"__main__.py", "manage.py", "wsgi.py", "asgi.py", "setup.py"})
 _TIERS = ("exact", "exact-nocase", "prefix", "words", "substring", "fuzzy")
 EdgeKind = Literal["calls", "references", "imports", "inherits", "contains"]
@@ -189,11 +190,15 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     flt = NodeFilter(kinds=tuple(params.kinds or ()), lang=params.lang,
                      prefix=None if glob else files.raw)
     lowered = name.lower()
-    tiers: list[list[Node]] = [reader.named(name, flt, _CANDIDATES),
-                               reader.named_nocase(lowered, flt, _CANDIDATES)]
+    room = max(10, (params.tokenBudget or 2000) * 4 // _RESULT_COST)  # never build more
+    # Each tier is fetched best hub first; filters applied here need a deeper look.
+    limit = _CANDIDATES if qualifier or glob else room + 1
+    tiers: list[list[Node]] = [reader.named(name, flt, limit),
+                               reader.named_nocase(lowered, flt, limit)]
     if not params.exact:
-        tiers.append(reader.name_prefix(lowered, flt, _CANDIDATES))
-        tiers.append(reader.with_words(name_words(name), flt, _CANDIDATES))
+        tiers.append(reader.name_prefix(lowered, flt, limit))
+        tiers.append(reader.with_words(name_words(name), flt, limit))
+    capped = any(len(tier) >= limit for tier in tiers)
     results: list[tuple[int, Node]] = []
     seen: set[int] = set()
 
@@ -209,25 +214,28 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     for tier, nodes in enumerate(tiers):
         take(tier, nodes)
     if not params.exact and len(results) < _FUZZY_BELOW:
-        take(4, reader.name_like([lowered], flt, _CANDIDATES))
-    if not params.exact and len(results) < _FUZZY_BELOW and len(lowered) > 2:
-        take(5, reader.name_like(list(lowered), flt, _CANDIDATES))
+        take(4, reader.name_like([lowered], flt, limit))
+    if not params.exact and not results and len(lowered) > 2:
+        take(5, reader.name_like(list(lowered), flt, limit))  # typos: nothing else matched
     results.sort(key=lambda r: (r[0], -r[1].hub, len(r[1].qname), r[1].nid))
     fresh = Freshness(ws)
-    fresh.check({node.path for _, node in results[:200]})
+    fresh.check({node.path for _, node in results[:room]})
     items = []
-    for tier, node in results:
+    for tier, node in results[:room]:
         item = summary(node, fresh)
         item["match"] = _TIERS[tier]
         items.append(item)
-    data = {"query": query, "total": len(items), "results": items}
+    data: dict[str, Any] = {"query": query, "total": len(results), "results": items}
+    if capped:
+        data["atLeast"] = True  # more matches than were looked at: total is a lower bound
     hint = ("Narrow with kinds:['class'], lang, fileFilter:'src/' or a longer or qualified "
             "query ('Class.method')")
     warnings = fresh.warnings()
     if not items:
         warnings.append("No match. Try part of the name, or check map_status: the map may be "
                         "stale or still building.")
-    return Answer(data, cuts=[Cut("results", ("results",), hint)], warnings=warnings)
+    cut = Cut("results", ("results",), hint, omitted=len(results) - len(items))
+    return Answer(data, cuts=[cut], warnings=warnings)
 
 
 # ---------------------------------------------------------------------- map_outline

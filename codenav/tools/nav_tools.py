@@ -30,6 +30,7 @@ __all__ = ["NAV_DEFINITION", "NAV_REFERENCES"]
 
 _NO_SERVER = "source:map (no language server yet): uses via untyped receivers may be missing."
 _SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
+_REF_COST = 30  # fewest characters a reference costs: never build more than a budget holds
 
 
 class NavParams(TargetParams):
@@ -113,44 +114,53 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         raise _unresolved(reader, located)
     warnings = _source_warnings(params.source, node.lang) + located.warnings
     files = FileFilter(params.fileFilter)
-    hits = {(h.path, h.line, h.col): h for h in _references_of(reader, node)}
-    scopes = reader.nodes_by_id({h.scope_id for h in hits.values()})
-    by_file: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    declarations = [n for n in reader.family(node)
-                    if n.id != node.id or params.includeDeclaration]
-    for other in declarations:  # the symbol's other declarations (a setter), and its own
-        if files(other.path):
-            by_file[other.path].append({"line": other.name_line, "col": other.name_col,
-                                        "kind": "declaration"})
-    for hit in sorted(hits.values(), key=lambda h: (h.path, h.line, h.col)):
-        if not files(hit.path):
-            continue
-        scope = scopes.get(hit.scope_id)
-        item: dict[str, Any] = {"line": hit.line, "col": hit.col, "kind": hit.kind}
-        if scope is not None and scope.qname:
-            item["in"] = scope.qname
-        by_file[hit.path].append(item)
-    for refs in by_file.values():
-        refs.sort(key=lambda r: (r["line"], r["col"]))
+    # (line, col, kind, scope id) per file: cheap tuples for all; dicts only for what can fit.
+    by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    for other in reader.family(node):  # the symbol's other declarations (a setter), its own
+        if (other.id != node.id or params.includeDeclaration) and files(other.path):
+            by_file[other.path].append((other.name_line, other.name_col, "declaration", None))
+    seen: set[tuple[str, int, int]] = set()
+    for hit in _references_of(reader, node):
+        where = (hit.path, hit.line, hit.col)
+        if where not in seen and files(hit.path):
+            seen.add(where)
+            by_file[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id))
     order = sorted(by_file, key=lambda path: (-len(by_file[path]), path))
-    fresh.check(set(order))
-    lines = Lines(ws.root)
-    room = max(8, (params.tokenBudget or 2000) * 4 // _SNIPPET_COST)
-    groups = []
-    for path in order:
-        refs = by_file[path]
-        for item in refs:
-            if room > 0:
-                item["snippet"] = lines.line(path, item["line"])
-                room -= 1
-        groups.append(fresh.mark({"file": path, "count": len(refs), "refs": refs}, path))
     total = sum(len(refs) for refs in by_file.values())
-    data = {"symbol": summary(node, fresh), "total": total, "files": len(groups),
+    budget = params.tokenBudget or 2000
+    room, snippets = max(12, budget * 4 // _REF_COST), max(8, budget * 4 // _SNIPPET_COST)
+    shown: list[tuple[str, list[tuple[int, int, str, int | None]]]] = []
+    for path in order:
+        if room <= 0:
+            break
+        refs = sorted(by_file[path])[:room]
+        room -= len(refs)
+        shown.append((path, refs))
+    scopes = reader.nodes_by_id({scope for _, refs in shown for *_, scope in refs
+                                 if scope is not None})
+    fresh.check({path for path, _ in shown})
+    lines = Lines(ws.root)
+    groups = []
+    for path, refs in shown:
+        items = []
+        for line, col, kind, scope_id in refs:
+            item: dict[str, Any] = {"line": line, "col": col, "kind": kind}
+            scope = scopes.get(scope_id) if scope_id is not None else None
+            if scope is not None and scope.qname:
+                item["in"] = scope.qname
+            if snippets > 0:
+                item["snippet"] = lines.line(path, line)
+                snippets -= 1
+            items.append(item)
+        groups.append(fresh.mark({"file": path, "count": len(by_file[path]), "refs": items},
+                                 path))
+    data = {"symbol": summary(node, fresh), "total": total, "files": len(order),
             "references": groups, "source": "map"}
+    unshown = next((path for path in order[len(shown):]), None)
 
     def narrower(dropped: list[Any]) -> dict[str, Any] | None:
-        first = next((g["file"] for g in groups if any(r is dropped[0] for r in g["refs"])),
-                     None)
+        first = next((g["file"] for g in groups if dropped and
+                      any(r is dropped[0] for r in g["refs"])), unshown)
         if first is None:
             return None
         folder = dirname(first)
@@ -160,7 +170,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
 
     hint = "Pass fileFilter:'<folder>/' to scope results"
     cut = Cut("references", ("references",), hint, shape="groups", children="refs",
-              next=narrower)
+              next=narrower, omitted=total - sum(len(g["refs"]) for g in groups))
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 

@@ -188,3 +188,11 @@ def test_any_payload_fits_any_budget(items: list[Any], extra: Any, budget: int,
 @given(message=st.text(max_size=3000), budget=st.integers(MIN_BUDGET, MAX_BUDGET))
 def test_any_error_fits_any_budget(message: str, budget: int) -> None:
     check_invariants(failure(BadArgs(message), budget), budget)
+
+
+def test_units_a_handler_left_out_are_reported_as_dropped() -> None:
+    cut = Cut("results", ("results",), "Narrow the query", omitted=30)
+    env = success(Answer({"results": [1, 2, 3]}, cuts=[cut]), 2000)
+    check_invariants(env, 2000)
+    assert env["data"]["results"] == [1, 2, 3]
+    assert env["dropped"]["count"] == 30 and env["dropped"]["kind"] == "results"
