@@ -94,3 +94,50 @@ async def test_stdio_end_to_end_with_a_background_first_build(tmp_path: Path) ->
         assert small["tokenBudget"]["used"] <= 100
     errors.close()
     assert "Traceback" not in (tmp_path / "stderr.log").read_text()
+
+
+async def test_in_process_crash_answers_internal_and_the_server_lives_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codenav.tools import dispatch, status
+    from codenav.tools.base import ToolSpec
+
+    async def boom(*_args: object) -> Any:
+        raise RuntimeError("handler bug")
+
+    ws = Workspace(write_tree(tmp_path / "repo", FILES))
+    broken = ToolSpec("map_status", "d", status.StatusParams, boom, "", "")
+    real = dispatch.by_name
+    monkeypatch.setattr(dispatch, "by_name",
+                        lambda name: broken if name == "map_status" else real(name))
+    async with Client(build_server(ws), mode="legacy") as client:
+        crashed = await client.call_tool("map_status", {})
+        assert crashed.is_error and envelope_of(crashed)["error"]["code"] == "INTERNAL"
+        rebuilt = envelope_of(await client.call_tool("map_rebuild", {}))
+        assert rebuilt["ok"] is True
+
+
+async def test_tools_answer_map_not_built_while_the_first_build_runs(tmp_path: Path) -> None:
+    """Hold the map's write lock so the background build must wait: deterministic."""
+    import sqlite3
+
+    root = write_tree(tmp_path / "repo", FILES)
+    (root / ".codenav").mkdir()
+    blocker = sqlite3.connect(root / ".codenav" / "map.db", isolation_level=None)
+    blocker.execute("PRAGMA journal_mode=WAL")
+    blocker.execute("BEGIN IMMEDIATE")
+    ws = Workspace(root)
+    try:
+        async with Client(build_server(ws), mode="legacy") as client:
+            waiting = envelope_of(await client.call_tool("map_search", {"query": "Engine"}))
+            assert waiting["error"]["code"] == "MAP_NOT_BUILT"
+            assert "being built" in waiting["error"]["message"]
+            status = envelope_of(await client.call_tool("map_status", {}))
+            assert status["data"]["built"] is False and status["data"]["building"] is True
+            blocker.execute("ROLLBACK")
+            with anyio.fail_after(30):
+                while not ws.build.done.is_set():
+                    await anyio.sleep(0.02)
+            found = envelope_of(await client.call_tool("map_search", {"query": "Engine"}))
+            assert found["data"]["results"][0]["id"] == "py:app/core.py#Engine"
+    finally:
+        blocker.close()
