@@ -12,6 +12,7 @@ import re
 __all__ = ["name_words"]
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
+_ASCII_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 def _camel(part: str) -> list[str]:
@@ -30,6 +31,8 @@ def _camel(part: str) -> list[str]:
 
 def name_words(name: str) -> list[str]:
     """Lower-case words of an identifier, in order, without duplicates."""
+    if name.isascii():  # the common case, in one regex pass
+        return list(dict.fromkeys(part.lower() for part in _ASCII_PARTS.findall(name)))
     seen: list[str] = []
     for part in _SEPARATORS.split(name):
         for word in _camel(part) if part else ():

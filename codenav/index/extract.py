@@ -512,21 +512,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     scope_at = binder.sweep()
     super_call = binder.lang.super_call
     for start, node, kind, qualifier_node in items:
-        while position < count and starts[position] <= start:
-            while stack and ends[stack[-1]] <= starts[position]:
-                stack.pop()
-            stack.append(position)
-            position += 1
-        while stack and ends[stack[-1]] <= start:
-            stack.pop()
         raw = data[start : node.end_byte]
-        row, byte_col = node.start_point
-        if ascii_text:
-            name = raw.decode("ascii")
-            col = byte_col + 1
-        else:
-            name = raw.decode("utf-8", "replace")
-            col = col_of(row, byte_col)
+        name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
         qualifier = None
         if qualifier_node is not None:
             qualifier = data[qualifier_node.start_byte : qualifier_node.end_byte].decode(
@@ -542,6 +529,15 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             target, key = resolve(scope_at(start), name, qualifier)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
+        while position < count and starts[position] <= start:
+            while stack and ends[stack[-1]] <= starts[position]:
+                stack.pop()
+            stack.append(position)
+            position += 1
+        while stack and ends[stack[-1]] <= start:
+            stack.pop()
+        row, byte_col = node.start_point
+        col = byte_col + 1 if ascii_text else col_of(row, byte_col)
         append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier, target, key))
     return rows
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from codenav.store.write import NODE_BITS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["compute_hubs"]
 
@@ -42,6 +44,7 @@ def _name_weight(name: str, files_defining: int) -> float:
 def compute_hubs(conn: sqlite3.Connection) -> int:
     """Recompute ``nodes.hub`` and ``files.hub_mass`` for the whole map; returns the number of
     edges ranked."""
+    import numpy as np  # imported here: a run that ranks nothing need not pay for it
     rows = conn.execute(
         "SELECT id, name, coalesce(parent_id, -1) FROM nodes ORDER BY id").fetchall()
     if not rows:
@@ -82,6 +85,8 @@ def compute_hubs(conn: sqlite3.Connection) -> int:
 
 
 def _pagerank(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     out_weight = np.bincount(src, weights=weight, minlength=n)
     dangling = out_weight == 0
     share = np.divide(weight, out_weight[src], out=np.zeros_like(weight),
