@@ -18,7 +18,7 @@ from typing import Any
 from tree_sitter import QueryCursor
 
 from codenav.index.binder import LOCAL, Binder, extend_key
-from codenav.index.languages import Language, parser_and_query
+from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow
@@ -81,7 +81,7 @@ class _Captures:
     """Everything the query matched, sorted by role."""
 
     defs: dict[int, _DefCapture] = field(default_factory=dict)
-    refs: dict[int, tuple[int, str, Any, Any]] = field(default_factory=dict)
+    refs: dict[int, tuple[int, str, Any]] = field(default_factory=dict)
     imports: list[dict[str, list[Any]]] = field(default_factory=list)
     scopes: list[tuple[int, int, bool]] = field(default_factory=list)
     locals: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, type node)
@@ -126,7 +126,8 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
 
     Never raises on malformed source.
     """
-    parser, query, id_query = parser_and_query(lang)
+    compiled = queries(lang)
+    parser = compiled.parser
     tree = parser.parse(data)
     root = original = tree.root_node
     index = LineIndex(data)
@@ -136,12 +137,13 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
         out.problem_count, out.problems = problems(root, index)
         root, blanked = recover(parser, root, data, index)
 
-    identifiers = QueryCursor(id_query).captures(root).get("name", [])
+    flat = QueryCursor(compiled.flat).captures(root)
+    identifiers = flat.pop("name", [])
     for start, end in blanked:  # what the recovered parse blanked out still has references
-        cursor = QueryCursor(id_query)
+        cursor = QueryCursor(compiled.flat)
         cursor.set_byte_range(start, end)
-        identifiers.extend(cursor.captures(original).get("name", []))
-    caps = _capture(lang, query, root)
+        identifiers += cursor.captures(original).get("name", [])
+    caps = _capture(lang, compiled, root, flat)
 
     kept, captured, demoted = _resolve_defs(lang, caps.defs, data, index)
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
@@ -167,7 +169,7 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
 
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering 1-based (line, UTF-16 col), and the column it starts at."""
-    parser, _, _ = parser_and_query(lang)
+    parser = queries(lang).parser
     index = LineIndex(data)
     offset = index.offset(line, col)
     node = parser.parse(data).root_node.descendant_for_byte_range(offset, offset)
@@ -177,36 +179,40 @@ def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str
     return _text(node, data), index.col(row, byte_col)
 
 
-def _capture(lang: Language, query: Any, root: Any) -> _Captures:
+def _capture(lang: Language, compiled: Queries, root: Any,
+             flat: dict[str, list[Any]]) -> _Captures:
     roles = _roles.setdefault(lang.name, _Roles())
     learned = roles.learned
     caps = _Captures()
     refs = caps.refs
-    for pattern, found in QueryCursor(query).matches(root):
+    for name, nodes in flat.items():
+        if name.startswith("name.reference."):
+            kind = name[len("name.reference.") :]
+            priority = _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
+            for node in nodes:
+                key = node.start_byte
+                seen = refs.get(key)
+                if seen is None or priority >= seen[0]:
+                    refs[key] = (priority, kind, node)
+        elif name in ("local.scope", "local.scope.hidden"):
+            hidden = name == "local.scope.hidden"
+            caps.scopes += [(node.start_byte, node.end_byte, hidden) for node in nodes]
+        elif name == "local.definition":
+            caps.locals += [(node, None) for node in nodes]
+        elif name in ("local.global", "local.nonlocal"):
+            caps.outward += [(node, name == "local.global") for node in nodes]
+        elif name == "doc.module" and nodes:
+            caps.doc = min(nodes, key=lambda n: n.start_byte)
+    for pattern, found in QueryCursor(compiled.assoc).matches(root):
         role = learned.get(pattern) or roles.of(pattern, found)
         what = role[0]
-        if what == "ref":
-            _, kind, cap, priority = role
-            node = found[cap][0]
-            key = node.start_byte
-            seen = refs.get(key)
-            if seen is None or priority >= seen[0]:
-                qualifier = found.get("reference.qualifier")
-                refs[key] = (priority, kind, node, qualifier[0] if qualifier else None)
+        if what == "def":
+            _add_def(caps.defs, role[1], found, role[2], pattern)
         elif what == "local.definition":
             kind_node = found.get("local.type")
             caps.locals.append((found["local.definition"][0], kind_node[0] if kind_node else None))
-        elif what == "def":
-            _add_def(caps.defs, role[1], found, role[2], pattern)
-        elif what in ("local.scope", "local.scope.hidden"):
-            node = found[what][0]
-            caps.scopes.append((node.start_byte, node.end_byte, what == "local.scope.hidden"))
-        elif what in ("local.global", "local.nonlocal"):
-            caps.outward.append((found[what][0], what == "local.global"))
         elif what == "import":
             caps.imports.append(found)
-        elif what == "doc.module" and caps.doc is None:
-            caps.doc = found["doc.module"][0]
     return caps
 
 
@@ -472,7 +478,7 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
     return None
 
 
-def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any, Any]],
+def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any]],
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
                   index: LineIndex, data: bytes) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
@@ -482,7 +488,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     definition tracked by a stack.
     """
     defs = binder.defs
-    items: list[tuple[int, Any, str, Any]] = []
+    items: list[tuple[int, Any, str]] = []
     append_item = items.append
     pop = specific.pop
     for node in identifiers:
@@ -490,12 +496,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if start in name_starts:
             continue
         found = pop(start, None)
-        if found is None:
-            append_item((start, node, "name", None))
-        else:
-            append_item((start, node, found[1], found[3]))
+        append_item((start, node, "name" if found is None else found[1]))
     # Captures on nodes that are not identifiers (strings in ``__all__`` …).
-    items.extend((start, node, kind, qual) for start, (_, kind, node, qual) in specific.items()
+    items.extend((start, node, kind) for start, (_, kind, node) in specific.items()
                  if start not in name_starts)
     items.sort(key=itemgetter(0))
 
@@ -511,18 +514,23 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     resolve = binder.resolve_in
     scope_at = binder.sweep()
     super_call = binder.lang.super_call
-    for start, node, kind, qualifier_node in items:
+    receivers = dict(binder.lang.receivers)
+    for start, node, kind in items:
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
         qualifier = None
-        if qualifier_node is not None:
-            qualifier = data[qualifier_node.start_byte : qualifier_node.end_byte].decode(
-                "utf-8", "replace")
-            if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
-                                            or not _DOTTED.fullmatch(qualifier)):
-                called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
-                # an instance made by a call, or any other expression
-                qualifier = called.group(1) + "()" if called else "*"
+        if kind != "name" and receivers:
+            parent = node.parent
+            field_name = receivers.get(parent.type) if parent is not None else None
+            target_node = parent.child_by_field_name(field_name) if field_name else None
+            if target_node is not None and target_node.start_byte != start:
+                qualifier = data[target_node.start_byte : target_node.end_byte].decode(
+                    "utf-8", "replace")
+                if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
+                                                or not _DOTTED.fullmatch(qualifier)):
+                    called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
+                    # an instance made by a call, or any other expression
+                    qualifier = called.group(1) + "()" if called else "*"
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:

@@ -6,6 +6,7 @@ The grammars folder sits at the top of a checkout and inside the installed packa
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -17,7 +18,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Language", "by_code", "by_extension", "grammars_dir", "languages", "parser_and_query"]
+__all__ = ["Language", "Queries", "by_code", "by_extension", "grammars_dir", "languages", "queries",
+           "split_patterns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class Language:
     super_call: str
     modules: str
     constructor: str
-
+    receivers: tuple[tuple[str, str], ...]  # (member-access node type, receiver field)
     @property
     def tags_path(self) -> Path:
         return grammars_dir() / self.name / "tags.scm"
@@ -70,6 +72,7 @@ def languages() -> tuple[Language, ...]:
             super_call=row.get("super_call", ""),
             modules=row.get("modules", ""),
             constructor=row.get("constructor", ""),
+            receivers=tuple(sorted(row.get("receivers", {}).items())),
         )
         for name, row in table.items()
     )
@@ -94,13 +97,71 @@ def by_code(code: str) -> Language | None:
     return next((lang for lang in languages() if lang.code == code), None)
 
 
+@dataclass(frozen=True, slots=True)
+class Queries:
+    """A language's compiled queries: ``assoc`` patterns relate several captures (run with
+    ``matches``); ``flat`` ones capture one node each, every identifier as ``@name`` among
+    them (run with ``captures``, much cheaper per result)."""
+
+    parser: Any
+    assoc: Any
+    flat: Any
+
+
+def split_patterns(source: str) -> list[str]:
+    """The top-level patterns of a query file, comments dropped."""
+    patterns: list[str] = []
+    current: list[str] = []
+    depth, i, n = 0, 0, len(source)
+    while i < n:
+        char = source[i]
+        if char == ";":  # a comment, to the end of the line
+            while i < n and source[i] != "\n":
+                i += 1
+            continue
+        if char == '"':  # a string: copied whole, escapes included
+            end = i + 1
+            while end < n and source[end] != '"':
+                end += 2 if source[end] == "\\" else 1
+            if depth == 0 and "".join(current).strip():
+                patterns.append("".join(current))
+                current = []
+            current.append(source[i : end + 1])
+            i = end + 1
+            continue
+        if char in "([" and depth == 0 and "".join(current).strip():
+            patterns.append("".join(current))
+            current = []
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        current.append(char)
+        i += 1
+    if "".join(current).strip():
+        patterns.append("".join(current))
+    return [p.strip() for p in patterns]
+
+
+_CAPTURE = re.compile(r"@([A-Za-z][\w.-]*)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _is_flat(pattern: str) -> bool:
+    """One capture that is not a helper (``@_x``): nothing to associate."""
+    return len(set(_CAPTURE.findall(_STRING.sub("", pattern)))) == 1
+
+
 @cache
-def parser_and_query(lang: Language) -> tuple[Any, Any, Any]:
-    """Parser, tags query and identifier query for ``lang``, compiled once per process."""
+def queries(lang: Language) -> Queries:
+    """The parser and compiled queries of ``lang``, once per process."""
     from tree_sitter import Parser, Query
     from tree_sitter_language_pack import get_language
 
     grammar = get_language(cast(Any, lang.grammar))
+    patterns = split_patterns(lang.tags_path.read_text("utf-8"))
     identifiers = "[" + " ".join(f"({t})" for t in lang.identifiers) + "] @name"
-    return (Parser(grammar), Query(grammar, lang.tags_path.read_text("utf-8")),
-            Query(grammar, identifiers))
+    # Each query is one walk of the tree: the identifiers ride along with the flat patterns.
+    flat = "\n".join([identifiers, *(p for p in patterns if _is_flat(p))])
+    assoc = "\n".join(p for p in patterns if not _is_flat(p))
+    return Queries(Parser(grammar), Query(grammar, assoc), Query(grammar, flat))

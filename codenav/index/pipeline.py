@@ -138,14 +138,6 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     return facts
 
 
-def _warm_worker() -> None:
-    """Compile every query once per worker, before the first job arrives."""
-    from codenav.index.languages import languages, parser_and_query
-
-    for lang in languages():
-        parser_and_query(lang)
-
-
 def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
     if workers <= 1 or len(jobs) < _IN_PROCESS_BELOW:
         yield from map(_work, jobs)
@@ -157,7 +149,7 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
         method = "forkserver"
     context = multiprocessing.get_context(method)
     chunk = max(1, min(16, len(jobs) // (workers * 8)))
-    with context.Pool(workers, initializer=_warm_worker) as pool:
+    with context.Pool(workers) as pool:  # each worker compiles the queries it needs, once
         yield from pool.imap_unordered(_work, jobs, chunksize=chunk)
 
 

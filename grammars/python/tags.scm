@@ -77,38 +77,23 @@
 ; ----------------------------------------------------------------- references
 ; Every node of the language's `identifiers` types (languages.toml) is a reference of
 ; kind `name` unless a pattern below gives it a more specific kind
-; (import > export > decorator > inheritance > call > attribute > name).
+; (import > export > decorator > inheritance > call > attribute > name). The receiver of
+; an attribute (`self` in `self.save`) is found through the tree (`receivers` in
+; languages.toml), so these patterns capture one node each.
 
-
-(attribute
-  object: (_) @reference.qualifier
-  attribute: (identifier) @name.reference.attribute)
+(attribute attribute: (identifier) @name.reference.attribute)
 
 (call function: (identifier) @name.reference.call)
-(call
-  function: (attribute
-    object: (_) @reference.qualifier
-    attribute: (identifier) @name.reference.call))
+(call function: (attribute attribute: (identifier) @name.reference.call))
 
+(class_definition superclasses: (argument_list (identifier) @name.reference.inheritance))
 (class_definition
-  superclasses: (argument_list (identifier) @name.reference.inheritance))
-(class_definition
-  superclasses: (argument_list
-    (attribute
-      object: (_) @reference.qualifier
-      attribute: (identifier) @name.reference.inheritance)))
+  superclasses: (argument_list (attribute attribute: (identifier) @name.reference.inheritance)))
 
 (decorator (identifier) @name.reference.decorator)
 (decorator (call function: (identifier) @name.reference.decorator))
-(decorator
-  (attribute
-    object: (_) @reference.qualifier
-    attribute: (identifier) @name.reference.decorator))
-(decorator
-  (call
-    function: (attribute
-      object: (_) @reference.qualifier
-      attribute: (identifier) @name.reference.decorator)))
+(decorator (attribute attribute: (identifier) @name.reference.decorator))
+(decorator (call function: (attribute attribute: (identifier) @name.reference.decorator)))
 
 (import_statement (dotted_name (identifier) @name.reference.import))
 (import_statement (aliased_import (dotted_name (identifier) @name.reference.import)))
