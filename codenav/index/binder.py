@@ -9,11 +9,13 @@ are the language's lexical scoping, with ``hidden`` scopes (a Python class body)
 from inside themselves.
 
 Key grammar (``<base>::<member>.<member>…``; the member ``()`` is an instance made by
-calling the class before it):
+calling the class before it; ``key|key`` tries each in turn):
   ``I:<dotted module>`` / ``P:<path>``  a module (see ``index/modules.py``)
   ``N:<node id>``   a node of this file whose members are looked up by the linker
   ``U:<node id>``   the bases of a class (``super().x``)
-  ``F:<path>``      names a file gets from star imports
+  ``F:<path>``      names a file sees without binding them (``free_names``: star imports,
+                    its package, the whole tree)
+  ``Q:<qualified>`` a namespace: its members are the nodes named ``<qualified>.<member>``
   ``A:``            any class member of that name (the receiver's type is unknown)
 """
 
@@ -98,6 +100,8 @@ class Binder:
             self._members.setdefault((d.parent, d.name), i)
         self.star = False
         self._first_local: dict[int, tuple[int, str]] = {}
+        self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
+        self._keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
@@ -142,14 +146,24 @@ class Binder:
     def declare_outward(self, name: str, start: int, is_global: bool) -> None:
         self.scopes[self.scope_at(start)].outward[name] = is_global
 
-    def set_receiver(self, method: int, inner: tuple[int, int], body_start: int) -> None:
-        """Record that ``method``'s first parameter names an instance of its container."""
+    def set_receiver(self, method: int, inner: tuple[int, int], body_start: int,
+                     owner_key: str | None = None) -> None:
+        """Record how ``method`` names an instance of its container: its first parameter
+        (Python, Go) or a keyword (``this``). ``owner_key`` names a container declared in
+        another file (a Go method of a type in a sibling file)."""
         scope = self.own_scope(*inner)
-        if scope is None or self.lang.receiver != "first_parameter":
+        if scope is None or not self.lang.receiver:
+            return
+        container = self.defs[method].parent
+        if owner_key is not None:
+            container = -1
+            self._owner_keys[scope] = owner_key
+        if self.lang.receiver != "first_parameter":
+            self.scopes[scope].receiver = (self.lang.receiver, container)
             return
         first = self._first_local.get(scope)
         if first is not None and first[0] < body_start:
-            self.scopes[scope].receiver = (first[1], self.defs[method].parent)
+            self.scopes[scope].receiver = (first[1], container)
 
     def set_type(self, index: int, type_text: str | None, value: str | None,
                  start: int) -> None:
@@ -227,7 +241,7 @@ class Binder:
               chain: list[str], depth: int = 0) -> tuple[int, str | None]:
         """Resolve ``name.chain`` given ``name``'s binding."""
         if binding is None:
-            return -1, (extend_key(f"F:{self.path}", [name, *chain]) if self.star else None)
+            return self._free(scope, name, chain)
         kind, value = binding
         if kind == "def":
             assert isinstance(value, int)
@@ -235,8 +249,8 @@ class Binder:
         if kind == "import":
             return -1, extend_key(value, chain) if isinstance(value, str) else None
         receiver = self.scopes[scope].receiver
-        if receiver is not None and receiver[0] == name and receiver[1] >= 0:
-            return self._member_chain(receiver[1], chain) if chain else (LOCAL, None)
+        if receiver is not None and receiver[0] == name:
+            return self._of_receiver(scope, chain)
         if isinstance(value, str) and chain and depth < 3:
             typed = _type_name(value)
             if typed:
@@ -276,6 +290,43 @@ class Binder:
             found = self._memo[memo_key] = self._resolve(scope, name, qualifier)
         return found
 
+    def _free(self, scope: int, name: str, chain: list[str]) -> tuple[int, str | None]:
+        """A name bound nowhere in the file: a member of the enclosing class (languages with
+        implicit members), else where ``free_names`` says to look, else unknown."""
+        steps = self.lang.free_names
+        free = None
+        if steps and (self.star or steps != ("stars",)):
+            free = extend_key(f"F:{self.path}", [name, *chain])
+        if self.lang.implicit_members:
+            method = self._method_scope(scope)
+            if method >= 0:
+                found, key = self._of_receiver(method, [name, *chain])
+                if found >= 0:
+                    return found, None
+                if key is not None:  # inherited, or not a member at all: try both
+                    return -1, f"{key}|{free}" if free else key
+        return -1, free
+
+    def _method_scope(self, scope: int) -> int:
+        """The innermost enclosing scope of a method (one with a receiver), or -1."""
+        current = scope
+        while current > 0:
+            if self.scopes[current].receiver is not None:
+                return current
+            current = self.scopes[current].parent
+        return -1
+
+    def _of_receiver(self, scope: int, chain: list[str]) -> tuple[int, str | None]:
+        """``chain`` looked up on the instance method ``scope`` runs for."""
+        receiver = self.scopes[scope].receiver
+        assert receiver is not None
+        if not chain:
+            return LOCAL, None
+        if receiver[1] >= 0:
+            return self._member_chain(receiver[1], chain)
+        owner = self._owner_keys.get(scope)
+        return -1, extend_key(owner, chain) if owner else None
+
     def _resolve(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
         if qualifier is None:
             binding, where = self._lookup(name, scope)
@@ -291,6 +342,11 @@ class Binder:
                 rest = [*rest[:-1], rest[-1][:-2], "()"]
             else:
                 head, rest = head[:-2], ["()"]
+        if self._keyword and head == self._keyword:  # this.x: the method's own instance
+            method = self._method_scope(scope)
+            if method >= 0:
+                return self._of_receiver(method, [*rest, name])
+            return -1, f"A::{name}"
         binding, where = self._lookup(head, scope)
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":
@@ -298,10 +354,6 @@ class Binder:
         return max(found, -1), key
 
     def _container_of(self, scope: int) -> int:
-        current = scope
-        while current > 0:
-            receiver = self.scopes[current].receiver
-            if receiver is not None:
-                return receiver[1]
-            current = self.scopes[current].parent
-        return -1
+        method = self._method_scope(scope)
+        receiver = self.scopes[method].receiver if method >= 0 else None
+        return receiver[1] if receiver is not None else -1

@@ -21,7 +21,7 @@ from codenav.index.binder import LOCAL, Binder, extend_key
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.recover import problems, recover
-from codenav.model import Definition, Import, Problem, RefRow
+from codenav.model import Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, utf16_len
 
 __all__ = ["Extraction", "extract", "identifier_at"]
@@ -74,6 +74,7 @@ class _DefCapture:
     receiver: Any = None  # for an attribute definition: the object it is set on
     type: Any = None  # @definition.type: annotation or constructor
     value: Any = None  # @definition.value: a name whose type it takes
+    owner: Any = None  # @definition.owner: the type a method declared outside it belongs to
 
 
 @dataclass(slots=True)
@@ -86,6 +87,7 @@ class _Captures:
     scopes: list[tuple[int, int, bool]] = field(default_factory=list)
     locals: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, type node)
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
+    exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     doc: Any = None
 
 
@@ -110,7 +112,7 @@ class _Roles:
             if name.startswith("name.reference."):
                 kind = name[len("name.reference.") :]
                 return ("ref", kind, name, _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY))
-        for name in ("import", "doc.module", "local.scope", "local.scope.hidden",
+        for name in ("import", "export.name", "doc.module", "local.scope", "local.scope.hidden",
                      "local.definition", "local.global", "local.nonlocal"):
             if name in caps:
                 return (name, "", name, 0)
@@ -163,6 +165,7 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
                              binder=binder, import_keys=import_keys, index=index, data=data)
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
+    out.imports += _collect_exports(caps.exports, binder, index, data)
     out.surface = _surface(kept, out.imports, out.refs)
     return out
 
@@ -203,6 +206,8 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             caps.outward += [(node, name == "local.global") for node in nodes]
         elif name == "doc.module" and nodes:
             caps.doc = min(nodes, key=lambda n: n.start_byte)
+        elif name == "export.default":
+            caps.exports += [(node, "default") for node in nodes]
     for pattern, found in QueryCursor(compiled.assoc).matches(root):
         role = learned.get(pattern) or roles.of(pattern, found)
         what = role[0]
@@ -213,6 +218,9 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             caps.locals.append((found["local.definition"][0], kind_node[0] if kind_node else None))
         elif what == "import":
             caps.imports.append(found)
+        elif what == "export.name":
+            alias = found.get("export.alias")
+            caps.exports.append((found["export.name"][0], alias[0] if alias else None))
     return caps
 
 
@@ -228,12 +236,13 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
     seen = defs.get(name.start_byte)
     if seen is None:
         first_doc = doc[0] if doc else None
-        receiver, typed, value = (caps.get(f"definition.{part}")
-                                   for part in ("receiver", "type", "value"))
+        receiver, typed, value, owner = (caps.get(f"definition.{part}")
+                                          for part in ("receiver", "type", "value", "owner"))
         defs[name.start_byte] = _DefCapture(kind, name, node, node, first_doc, pattern,
                                             receiver[0] if receiver else None,
                                             typed[0] if typed else None,
-                                            value[0] if value else None)
+                                            value[0] if value else None,
+                                            owner[0] if owner else None)
         return
     width = node.end_byte - node.start_byte
     outer = seen.outer.end_byte - seen.outer.start_byte
@@ -308,7 +317,12 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
                 kind = "field"
         elif kind == "function" and parent_def is not None and parent_def.kind in lang.containers:
             kind = "method"
-        qname = f"{parent_def.qname}.{name}" if parent_def is not None else name
+        if cap.owner is not None:  # declared outside its type: parent fixed below
+            kind = "method" if kind == "function" else kind
+            parent, parent_def = -1, None
+            qname = f"{_text(cap.owner, data)}.{name}"
+        else:
+            qname = f"{parent_def.qname}.{name}" if parent_def is not None else name
         count = key_counts.get(qname, 0) + 1
         key_counts[qname] = count
         outer, name_node = cap.outer, cap.name
@@ -332,7 +346,22 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
             signature=_signature(cap.inner, data, lang.comments),
             doc=doc,
         ))
+    _attach_to_owners(lang, kept, captured, data)
     return kept, captured, demoted
+
+
+def _attach_to_owners(lang: Language, kept: list[Definition], captured: list[_DefCapture],
+                      data: bytes) -> None:
+    """Definitions declared outside their type go into it when the file defines it."""
+    types: dict[str, int] = {}
+    for i, d in enumerate(kept):
+        if d.parent < 0 and d.kind in lang.containers:
+            types.setdefault(d.name, i)
+    for i, cap in enumerate(captured):
+        if cap.owner is not None:
+            container = types.get(_text(cap.owner, data))
+            if container is not None:
+                kept[i] = kept[i]._replace(parent=container)
 
 
 def _attribute_owner(lang: Language, kept: list[Definition], captured: list[_DefCapture],
@@ -370,7 +399,7 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
     Instance attributes (``attributes``) bind no name: they are reached through the receiver.
     """
     for i, cap in enumerate(captured):
-        if i not in attributes:
+        if i not in attributes and cap.owner is None:  # members are reached through objects
             binder.bind_def(i, cap.outer.start_byte, (cap.inner.start_byte, cap.inner.end_byte))
     for node in demoted:
         binder.bind_local(_text(node, data), node.start_byte)
@@ -384,10 +413,15 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         _bind_import(binder, found, data, path, import_keys)
     containers = binder.lang.containers
     for i, (d, cap) in enumerate(zip(defs, captured, strict=True)):
+        body = cap.inner.child_by_field_name("body")
+        if body is None:
+            continue
+        span = (cap.inner.start_byte, cap.inner.end_byte)
         if d.parent >= 0 and defs[d.parent].kind in containers:
-            body = cap.inner.child_by_field_name("body")
-            if body is not None:
-                binder.set_receiver(i, (cap.inner.start_byte, cap.inner.end_byte), body.start_byte)
+            binder.set_receiver(i, span, body.start_byte)
+        elif cap.owner is not None:  # its type is declared in another file of the package
+            owner = f"F:{path}::{_text(cap.owner, data)}" if binder.lang.free_names else None
+            binder.set_receiver(i, span, body.start_byte, owner_key=owner)
     return import_keys
 
 
@@ -407,7 +441,7 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     if not module_nodes:
         return
     modules, types = binder.modules, binder.lang.identifiers
-    module_text = "".join(_text(module_nodes[0], data).split())
+    module_text = _module_text(module_nodes[0], data)
     prefixes = modules.prefix_keys(path, module_text)
     parts = _identifiers(module_nodes[0], types)
     for i, node in enumerate(parts):  # a part without a key (above the root) stays unresolved
@@ -418,6 +452,12 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
         binder.bind_import("*", module_nodes[0].start_byte, module_key)
         return
     key: str | None
+    default = found.get("import.default")
+    if default:  # import X from "m": X is the module's default export
+        key = extend_key(module_key, ["default"]) if module_key else None
+        import_keys[default[0].start_byte] = key
+        binder.bind_import(_text(default[0], data), default[0].start_byte, key)
+        return
     if name_nodes:  # from M import name [as alias]
         name = _text(name_nodes[0], data)
         key = extend_key(module_key, [name]) if module_key else None
@@ -432,6 +472,11 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     if site is not None:
         import_keys[site.start_byte] = key
     binder.bind_import(_text(bound, data), bound.start_byte, key)
+
+
+def _module_text(node: Any, data: bytes) -> str:
+    """A module as written, without whitespace or the quotes of a string literal."""
+    return "".join(_text(node, data).split()).strip("\"'`")
 
 
 def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
@@ -558,7 +603,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
         if not module:
             continue
         name = caps.get("import.name")
-        alias = caps.get("import.alias")
+        alias = caps.get("import.alias") or caps.get("import.default")
         site = (alias or name or module)[0]
         bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site))
     bindings.sort(key=lambda b: b[0])
@@ -567,8 +612,9 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
     modules = binder.modules
     for start, module, name, alias, wildcard, site in bindings:
         row, byte_col = site.start_point
-        module_text = "".join(_text(module, data).split())
-        name_text = _text(name[0], data) if name else None
+        module_text = _module_text(module, data)
+        name_text = (_text(name[0], data) if name else
+                     "default" if "import.default" in caps else None)
         module_key = modules.module_key(path, module_text)
         if module_key is None or wildcard or name_text is None:
             key = module_key
@@ -588,6 +634,24 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
             scope=scope,
             key=key,
         ))
+    return out
+
+
+def _collect_exports(exports: list[tuple[Any, Any]], binder: Binder, index: LineIndex,
+                     data: bytes) -> list[Import]:
+    """``export { a as b }`` / ``export default a``: the module's name ``b`` means whatever
+    ``a`` means at its top level. Kept as import rows the linker reads, binding nothing."""
+    out = []
+    for node, alias in exports:
+        name = _text(node, data)
+        exported = alias if isinstance(alias, str) else _text(alias, data) if alias else name
+        target, key = binder.resolve_in(0, name, None)
+        if target >= 0:
+            key = f"N:{node_id(binder.lang.code, binder.path, binder.defs[target].key)}"
+        row, byte_col = node.start_point
+        out.append(Import(module="", name=name, alias=exported, wildcard=False, line=row + 1,
+                          col=index.col(row, byte_col), scope=-1,
+                          key=key if target != LOCAL else None))
     return out
 
 

@@ -1,4 +1,5 @@
-"""The language table: ``grammars/languages.toml`` plus each language's ``tags.scm``.
+"""The languages codenav maps: one folder each under ``grammars/`` holding ``language.toml``
+(the fields are described in ``grammars/README.md``) and ``tags.scm``.
 
 The grammars folder sits at the top of a checkout and inside the installed package
 (``codenav/grammars``, placed there by the wheel build); whichever exists is used.
@@ -24,7 +25,7 @@ __all__ = ["Language", "Queries", "by_code", "by_extension", "grammars_dir", "la
 
 @dataclass(frozen=True, slots=True)
 class Language:
-    """One row of ``languages.toml``."""
+    """One ``grammars/<name>/language.toml``."""
 
     name: str
     code: str
@@ -39,6 +40,9 @@ class Language:
     modules: str
     constructor: str
     receivers: tuple[tuple[str, str], ...]  # (member-access node type, receiver field)
+    free_names: tuple[str, ...]  # where names bound nowhere in the file are looked up
+    implicit_members: bool  # a bare name inside a method may be a member of its class
+
     @property
     def tags_path(self) -> Path:
         return grammars_dir() / self.name / "tags.scm"
@@ -46,18 +50,21 @@ class Language:
 
 @cache
 def grammars_dir() -> Path:
-    """The folder holding ``languages.toml`` and the per-language queries."""
+    """The folder holding one sub-folder per language."""
     package = Path(__file__).resolve().parent.parent
     for candidate in (package / "grammars", package.parent / "grammars"):
-        if (candidate / "languages.toml").is_file():
+        if (candidate / "python" / "language.toml").is_file():
             return candidate
     raise RuntimeError(f"codenav's grammars folder is missing (looked beside {package})")
 
 
 @cache
 def languages() -> tuple[Language, ...]:
-    """Every language codenav maps, in table order."""
-    table: dict[str, Any] = tomllib.loads((grammars_dir() / "languages.toml").read_text("utf-8"))
+    """Every language codenav maps, by folder name."""
+    table: dict[str, Any] = {
+        folder.name: tomllib.loads((folder / "language.toml").read_text("utf-8"))
+        for folder in sorted(grammars_dir().iterdir())
+        if (folder / "language.toml").is_file()}
     return tuple(
         Language(
             name=name,
@@ -73,6 +80,8 @@ def languages() -> tuple[Language, ...]:
             modules=row.get("modules", ""),
             constructor=row.get("constructor", ""),
             receivers=tuple(sorted(row.get("receivers", {}).items())),
+            free_names=tuple(row.get("free_names", ())),
+            implicit_members=bool(row.get("implicit_members", False)),
         )
         for name, row in table.items()
     )

@@ -17,7 +17,6 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Collection
-from pathlib import PurePosixPath
 
 from codenav.index.languages import by_code
 from codenav.index.modules import ModuleSystem, module_system
@@ -50,6 +49,7 @@ class Linker:
         self._containers = {code: (lang.containers if (lang := by_code(code)) else frozenset())
                             for code in paths_by_lang}
         self._preloaded = preload
+        self._package_files: dict[int, list[int]] = {}
         if preload:
             self._load()
 
@@ -61,17 +61,23 @@ class Linker:
         self._types: dict[int, str] = {}
         self._children: dict[tuple[int, str], list[int]] = defaultdict(list)
         self._members: dict[str, list[int]] = defaultdict(list)
+        self._top: dict[str, list[int]] = defaultdict(list)
+        self._qnames: dict[str, list[int]] = defaultdict(list)
         rows = self.conn.execute(
-            "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.type_key, p.kind, f.lang "
-            "FROM nodes n JOIN files f ON f.id = n.file_id "
+            "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.qname, n.type_key, p.kind, "
+            "f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
             "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
-        for nid_int, nid, parent, kind, name, type_key, parent_kind, lang in rows:
+        for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang in rows:
             self._by_nid[nid] = nid_int
             self._kind[nid_int] = kind
             if type_key:
                 self._types[nid_int] = type_key
+            if qname:
+                self._qnames[qname].append(nid_int)
             if parent is not None:
                 self._children[(parent, name)].append(nid_int)
+                if parent_kind == "module":
+                    self._top[name].append(nid_int)
                 if parent_kind in self._containers.get(lang, ()):
                     self._members[name].append(nid_int)
         self._imports: dict[tuple[int, str], str | None] = {}
@@ -153,6 +159,21 @@ class Linker:
                 out.append(base)
         return out
 
+    def top_level(self, name: str) -> list[int]:
+        """Nodes called ``name`` at the top level of their file."""
+        if self._preloaded:
+            return self._top.get(name, [])
+        return [row[0] for row in self.conn.execute(
+            f"SELECT id FROM nodes WHERE name = ? AND parent_id = (file_id << {NODE_BITS}) "
+            "ORDER BY id", (name,))]
+
+    def by_qname(self, qname: str) -> list[int]:
+        if self._preloaded:
+            return self._qnames.get(qname, [])
+        name = qname.rsplit(".", 1)[-1]
+        return [row[0] for row in self.conn.execute(
+            "SELECT id FROM nodes WHERE name = ? AND qname = ? ORDER BY id", (name, qname))]
+
     def members_named(self, name: str) -> list[int]:
         if self._preloaded:
             return self._members.get(name, [])
@@ -163,22 +184,57 @@ class Linker:
                 if parent_kind in self._containers.get(lang, ())]
 
     def _module_node(self, key: str, lang: str | None) -> int | None:
+        """The (first) file node of module ``key``; a module made of several files (a Go
+        package) remembers the others, so that member lookups see them all."""
         systems = [self._systems[lang]] if lang in self._systems else self._systems.values()
         for system in systems:
-            for path in system.files_for(key):
-                return self._file_node.get(path)
+            files = [node for path in system.files_for(key)
+                     if (node := self._file_node.get(path)) is not None]
+            if files:
+                if len(files) > 1:
+                    self._package_files[files[0]] = files
+                return files[0]
         return None
 
     def _module_key(self, module_node: int) -> tuple[str, str] | None:
-        """A key for the package a file node is (``P:dir`` for ``dir/__init__.py``)."""
+        """The key submodules of this file's module are found under, with its language."""
         path = self._path_of(module_node)
         if path is None:
             return None
-        pure = PurePosixPath(path)
-        if pure.stem != "__init__":
+        lang = self._file_lang[path]
+        system = self._systems.get(lang)
+        key = system.package_key(path) if system is not None else None
+        return (key, lang) if key is not None else None
+
+    def _free(self, path: str, name: str) -> int | None:
+        """A name file ``path`` uses without binding it, looked up as its language says."""
+        file_node = self._file_node.get(path)
+        lang = by_code(self._file_lang.get(path, ""))
+        if file_node is None or lang is None:
             return None
-        folder = pure.parent.as_posix()
-        return f"P:{'' if folder == '.' else folder}", self._file_lang[path]
+        for step in lang.free_names:
+            found: int | None = None
+            if step == "stars":
+                found = self._from_stars(file_node, name)
+            elif step == "package":
+                system = self._systems.get(lang.code)
+                for peer in system.peers(path) if system is not None else ():
+                    peer_node = self._file_node.get(peer)
+                    own = self.children(peer_node, name) if peer_node is not None else []
+                    if own:
+                        found = own[0]
+                        break
+            elif step == "global":
+                candidates = self.top_level(name)
+                found = candidates[0] if len(candidates) == 1 else None
+            if found is not None:
+                return found
+        return None
+
+    def _qualified(self, qname: str) -> int | None:
+        """The node whose qualified name is ``qname`` (namespaces span files)."""
+        found = self.by_qname(qname)
+        return found[0] if found else None
 
     def _path_of(self, module_node: int) -> str | None:
         if not hasattr(self, "_paths_by_node"):
@@ -202,6 +258,12 @@ class Linker:
         return found
 
     def _resolve(self, key: str) -> int | None:
+        if "|" in key:  # alternatives, tried in order
+            for alternative in key.split("|"):
+                found = self.resolve(alternative)
+                if found is not None:
+                    return found
+            return None
         base, _, chain = key.partition("::")
         names = chain.split(".") if chain else []
         kind, _, rest = base.partition(":")
@@ -217,10 +279,14 @@ class Linker:
             node = self._in_bases(cls, names[0], set())
             names = names[1:]
         elif kind == "F":
-            file_node = self._file_node.get(rest)
-            if file_node is None or not names:
+            if not names:
                 return None
-            node = self._from_stars(file_node, names[0])
+            node = self._free(rest, names[0])
+            names = names[1:]
+        elif kind == "Q":
+            if not names:
+                return None
+            node = self._qualified(f"{rest}.{names[0]}")
             names = names[1:]
         elif kind == "A":
             candidates = self.members_named(names[0]) if names else []
@@ -277,15 +343,19 @@ class Linker:
         return kind in self._containers.get(lang or "", ())
 
     def _in_module(self, module_node: int, name: str) -> int | None:
-        own = self.children(module_node, name)
-        if own:
-            return own[0]
-        bound, key = self.imported(module_node, name)
-        if bound:
-            return self.resolve(key) if key else None
-        found = self._from_stars(module_node, name)
-        if found is not None:
-            return found
+        files = self._package_files.get(module_node, [module_node])
+        for part in files:
+            own = self.children(part, name)
+            if own:
+                return own[0]
+        for part in files:
+            bound, key = self.imported(part, name)
+            if bound:
+                return self.resolve(key) if key else None
+        for part in files:
+            found = self._from_stars(part, name)
+            if found is not None:
+                return found
         package = self._module_key(module_node)
         if package is not None:
             system = self._systems.get(package[1])

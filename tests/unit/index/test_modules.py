@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from codenav.index.modules import PythonModules, module_system
+from codenav.index.modules import module_system
+from codenav.index.modules.python import PythonModules
 
 
 def system(paths: list[str], root_name: str = "repo") -> PythonModules:
@@ -43,6 +44,6 @@ def test_a_root_that_is_itself_a_package() -> None:
 
 def test_stubs_come_after_sources_and_unknown_systems_resolve_nothing() -> None:
     modules = system(["pkg/__init__.py", "pkg/a.py", "pkg/a.pyi"])
-    assert modules.files_for("I:pkg.a") == ["pkg/a.py", "pkg/a.pyi"]
+    assert modules.files_for("I:pkg.a") == ["pkg/a.py"]
     nothing = module_system("no-such-system")
     assert nothing.module_key("a.py", "x") is None and nothing.files_for("I:x") == []

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +63,10 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.fixture(scope="module")
-def shop(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
-    root = tmp_path_factory.mktemp("tools") / "shop"
+def shop() -> Iterator[Workspace]:
+    # A root whose path always has the same length: answers carry it, and `used` counts it.
+    base = Path(tempfile.mkdtemp(prefix="codenav-golden-", dir="/tmp"))
+    root = base / "shop"
     shutil.copytree(SHOP, root)
     past = time.time() - 60  # settled files: nothing is stale
     for path in root.rglob("*"):
@@ -70,7 +74,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
             import os
             os.utime(path, (past, past))
     index_tree(root)
-    return Workspace(root)
+    yield Workspace(root)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def call(ws: Workspace, tool: str, args: dict[str, Any]) -> dict[str, Any]:

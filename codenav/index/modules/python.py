@@ -1,50 +1,17 @@
-"""Module systems: how import statements name files, one small class per language family.
-
-A language's row in ``languages.toml`` names its module system. Extraction asks it for the
-*keys* of what an import binds (strings the linker resolves later, once every file is known);
-the linker asks it which file a module key means.
-
-Keys of modules: ``I:<dotted name>`` for an absolute import, ``P:<repo-relative path without
-extension>`` for one relative to the importing file. A member of a module is
-``<module key>::<name>`` (see ``index/link.py`` for the whole key grammar).
-"""
+"""Python: packages are folders with ``__init__.py``; ``from .x import y`` is relative to the
+importing file's folder; a tree may hold several source roots (``src/``, ``tests/`` …)."""
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
 
-__all__ = ["ModuleSystem", "PythonModules", "module_system"]
+from codenav.index.modules import ModuleSystem
 
-
-class ModuleSystem:
-    """How one language family's imports name modules (no modules: every answer is empty)."""
-
-    def module_key(self, path: str, module: str) -> str | None:
-        """The key of ``module`` as written in an import of file ``path``."""
-        return None
-
-    def prefix_keys(self, path: str, module: str) -> list[str]:
-        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``)."""
-        return []
-
-    def files_for(self, key: str) -> list[str]:
-        """Files that module ``key`` may mean, best first (after ``index`` was called)."""
-        return []
-
-    def submodule(self, key: str, name: str) -> str:
-        """The key of module ``key``'s submodule ``name``."""
-        return f"{key}.{name}"
-
-    def index(self, paths: Iterable[str], root_name: str) -> None:
-        """Learn the tree's files (repo-relative) before resolving; ``root_name`` is the
-        folder name of the root, for trees whose root is itself a package."""
+__all__ = ["SYSTEM", "PythonModules"]
 
 
 class PythonModules(ModuleSystem):
-    """Packages are folders with ``__init__.py``; ``from .x import y`` is relative to the
-    importing file's folder. A tree may hold several source roots (``src/``, ``tests/``…)."""
-
     _INITS = ("__init__.py", "__init__.pyi")
     _SUFFIXES = (".py", ".pyi")
 
@@ -81,6 +48,10 @@ class PythonModules(ModuleSystem):
             return f"P:{base}/{name}" if base else f"P:{name}"
         return f"{key}.{name}"
 
+    def package_key(self, path: str) -> str | None:
+        folder, name = posixpath.split(path)
+        return f"P:{folder}" if name in self._INITS else None
+
     def index(self, paths: Iterable[str], root_name: str) -> None:
         files = [p for p in paths if p.endswith(self._SUFFIXES)]
         self._paths = set(files)
@@ -109,18 +80,13 @@ class PythonModules(ModuleSystem):
 
     def files_for(self, key: str) -> list[str]:
         if key.startswith("I:"):
-            return self._dotted.get(key[2:], [])
+            return self._dotted.get(key[2:], [])[:1]
         if key.startswith("P:"):
             base = key[2:]
             candidates = [base + suffix for suffix in self._SUFFIXES]
             candidates += [posixpath.join(base, init) for init in self._INITS]
-            return [c for c in candidates if c in self._paths]
+            return [c for c in candidates if c in self._paths][:1]
         return []
 
 
-_SYSTEMS: dict[str, type[ModuleSystem]] = {"python": PythonModules}
-
-
-def module_system(name: str) -> ModuleSystem:
-    """A fresh module system by its ``languages.toml`` name (none: imports stay unresolved)."""
-    return _SYSTEMS.get(name, ModuleSystem)()
+SYSTEM = PythonModules

@@ -1,0 +1,64 @@
+"""Module systems: how import statements name files, one small module per language family.
+
+A language's ``language.toml`` names its module system (``modules = "python"``), the module
+``codenav.index.modules.<name>`` whose ``SYSTEM`` class implements :class:`ModuleSystem`.
+Extraction asks it for the *keys* of what an import binds (strings the linker resolves
+later, once every file is known); the linker asks it which files a module key means.
+
+Keys of modules: ``I:<name as imported>`` for a non-relative import, ``P:<repo-relative path
+without extension>`` for one relative to the importing file. A member of a module is
+``<module key>::<name>`` (see ``index/binder.py`` for the whole key grammar).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+__all__ = ["ModuleSystem", "module_system"]
+
+
+class ModuleSystem:
+    """How one language family's imports name modules (no modules: every answer is empty)."""
+
+    def module_key(self, path: str, module: str) -> str | None:
+        """The key of ``module`` as written in an import of file ``path``."""
+        return None
+
+    def prefix_keys(self, path: str, module: str) -> list[str]:
+        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``)."""
+        return []
+
+    def files_for(self, key: str) -> list[str]:
+        """The files module ``key`` is made of (several for a package spread over a folder,
+        as in Go), its main file first; empty when it is not in the tree."""
+        return []
+
+    def submodule(self, key: str, name: str) -> str:
+        """The key of module ``key``'s submodule ``name``."""
+        return f"{key}.{name}"
+
+    def package_key(self, path: str) -> str | None:
+        """The key under which the submodules of ``path``'s module are found (a Python
+        ``pkg/__init__.py`` is ``P:pkg``), or None when it has none."""
+        return None
+
+    def peers(self, path: str) -> list[str]:
+        """Files whose top-level names ``path`` sees without importing them (same package)."""
+        return [path]
+
+    def index(self, paths: Iterable[str], root_name: str) -> None:
+        """Learn the tree's files (repo-relative) before resolving; ``root_name`` is the
+        folder name of the root, for trees whose root is itself a package."""
+
+
+def module_system(name: str) -> ModuleSystem:
+    """A fresh module system by its ``language.toml`` name (none or unknown: no imports)."""
+    if not name or not name.isidentifier():
+        return ModuleSystem()
+    try:
+        found = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        return ModuleSystem()
+    system: ModuleSystem = found.SYSTEM()
+    return system
