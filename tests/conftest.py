@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -52,3 +54,28 @@ def make_repo(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     def make(files: dict[str, str | bytes]) -> Path:
         return write_tree(tmp_path / "repo", files)
     return make
+
+
+def render_links(root: Path) -> str:
+    """Every reference of an indexed tree that resolved (or has a key), one line each."""
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.col, r.name, r.kind, t.nid, r.key FROM refs r "
+        "JOIN files f ON f.id = r.file_id LEFT JOIN nodes t ON t.id = r.target_id "
+        "WHERE r.target_id IS NOT NULL OR r.key IS NOT NULL ORDER BY f.path, r.line, r.col")
+    out = []
+    for path, line, col, name, kind, target, key in rows:
+        means = target if target else f"unresolved {key}"
+        out.append(f"{path}:{line}:{col} {name} ({kind}) -> {means}")
+    conn.close()
+    return "\n".join(out) + "\n"
+
+
+def indexed_repo(name: str, tmp_path: Path) -> Path:
+    """A copy of ``tests/fixtures/repos/<name>`` in ``tmp_path``, indexed."""
+    from codenav.index.pipeline import index_tree
+
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / "repos" / name, root)
+    index_tree(root)
+    return root

@@ -27,7 +27,7 @@ def test_wheel_ships_grammars_and_indexes_from_a_fresh_virtualenv(tmp_path: Path
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = wheels.glob("codenav-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"codenav/grammars/languages.toml", "codenav/grammars/python/tags.scm",
+    assert {"codenav/grammars/python/language.toml", "codenav/grammars/python/tags.scm",
             "codenav/store/schema.sql"} <= names
 
     # A fresh virtualenv that sees this environment's dependencies but not the checkout.

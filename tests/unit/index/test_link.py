@@ -10,6 +10,7 @@ import pytest
 
 from codenav.index.pipeline import index_tree
 from tests.conftest import FIXTURES, check_golden
+from tests.conftest import render_links as links
 
 SHOP = FIXTURES / "repos" / "shop"
 
@@ -20,20 +21,6 @@ def shop(tmp_path: Path) -> Path:
     shutil.copytree(SHOP, root)
     index_tree(root)
     return root
-
-
-def links(root: Path) -> str:
-    conn = sqlite3.connect(root / ".codenav" / "map.db")
-    rows = conn.execute(
-        "SELECT f.path, r.line, r.col, r.name, r.kind, t.nid, r.key FROM refs r "
-        "JOIN files f ON f.id = r.file_id LEFT JOIN nodes t ON t.id = r.target_id "
-        "WHERE r.target_id IS NOT NULL OR r.key IS NOT NULL ORDER BY f.path, r.line, r.col")
-    out = []
-    for path, line, col, name, kind, target, key in rows:
-        means = target if target else f"unresolved {key}"
-        out.append(f"{path}:{line}:{col} {name} ({kind}) -> {means}")
-    conn.close()
-    return "\n".join(out) + "\n"
 
 
 def test_links_golden(shop: Path) -> None:
