@@ -97,11 +97,14 @@ class Binder:
         self._by_span = {(s.start, s.end): i for i, s in enumerate(self.scopes)}
         self._members: dict[tuple[int, str], int] = {}
         for i, d in enumerate(defs):
-            self._members.setdefault((d.parent, d.name), i)
+            if not self._names_its_class(i):
+                self._members.setdefault((d.parent, d.name), i)
         self.star = False
         self._first_local: dict[int, tuple[int, str]] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
-        self._keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
+        keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
+        # Words naming the method's own instance (``this``; PHP's ``self::``, ``static::``).
+        self._keywords = frozenset((keyword, *lang.receiver_aliases)) if keyword else frozenset()
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
@@ -124,7 +127,17 @@ class Binder:
         scope = self.scope_at(outer_start)
         if self.scopes[scope].start == inner[0] and self.scopes[scope].end == inner[1]:
             scope = self.scopes[scope].parent
-        self.scopes[scope].names.setdefault(self.defs[index].name, ("def", index))
+        if not self._names_its_class(index):
+            self.scopes[scope].names.setdefault(self.defs[index].name, ("def", index))
+
+    def _names_its_class(self, index: int) -> bool:
+        """A member named like its class (a Java, C# or C++ constructor): the name means the
+        class, so the member binds nothing and is not found as a member."""
+        d = self.defs[index]
+        if d.parent < 0:
+            return False
+        parent = self.defs[d.parent]
+        return parent.name == d.name and parent.kind in self.lang.containers
 
     def bind_local(self, name: str, start: int, type_text: str | None = None) -> None:
         scope = self.scope_at(start)
@@ -180,9 +193,9 @@ class Binder:
             return
         head, *rest = typed.split(".")
         binding, where = self._lookup(head, scope)
-        if binding is None or (binding[0] == "def" and binding[1] == index):
+        if binding is not None and binding[0] == "def" and binding[1] == index:
             return
-        found, key = self._base(binding, where, head, rest)
+        found, key = self._base(binding, where, head, rest)  # unbound: where free names are
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
 
@@ -194,7 +207,8 @@ class Binder:
     # -------------------------------------------------------------- resolving
 
     def _lookup(self, name: str, scope: int) -> tuple[Binding | None, int]:
-        """The binding ``name`` has at ``scope``, and the scope that binds it."""
+        """The binding ``name`` has at ``scope``, and the scope that binds it (unbound:
+        ``scope`` itself, where a free name is looked up as a member of its method's class)."""
         current, first = scope, True
         while current >= 0:
             here = self.scopes[current]
@@ -206,7 +220,7 @@ class Binder:
                 return here.names[name], current
             first = False
             current = here.parent if current else -1
-        return None, -1
+        return None, scope
 
     def _nid(self, index: int) -> str:
         return node_id(self.lang.code, self.path, self.defs[index].key)
@@ -303,9 +317,25 @@ class Binder:
                 found, key = self._of_receiver(method, [name, *chain])
                 if found >= 0:
                     return found, None
+                outer = self._enclosing_member(method, name, chain)
+                if outer is not None:
+                    return outer
                 if key is not None:  # inherited, or not a member at all: try both
                     return -1, f"{key}|{free}" if free else key
         return -1, free
+
+    def _enclosing_member(self, method: int, name: str,
+                          chain: list[str]) -> tuple[int, str | None] | None:
+        """``name`` declared in a container around the method's own class (a nested class
+        sees its outer classes' members), or None."""
+        receiver = self.scopes[method].receiver
+        current = self.defs[receiver[1]].parent if receiver is not None and receiver[1] >= 0 \
+            else -1
+        while current >= 0 and self.defs[current].kind in self.lang.containers:
+            if (current, name) in self._members:
+                return self._member_chain(current, [name, *chain])
+            current = self.defs[current].parent
+        return None
 
     def _method_scope(self, scope: int) -> int:
         """The innermost enclosing scope of a method (one with a receiver), or -1."""
@@ -342,7 +372,7 @@ class Binder:
                 rest = [*rest[:-1], rest[-1][:-2], "()"]
             else:
                 head, rest = head[:-2], ["()"]
-        if self._keyword and head == self._keyword:  # this.x: the method's own instance
+        if head in self._keywords:  # this.x: the method's own instance
             method = self._method_scope(scope)
             if method >= 0:
                 return self._of_receiver(method, [*rest, name])

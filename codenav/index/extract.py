@@ -46,6 +46,8 @@ _CALLED = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
+# XML documentation tags around a summary (C# ``/// <summary>…</summary>``).
+_DOC_TAG = re.compile(r"</?(?:summary|remarks|para)\s*>")
 _DOC_SUFFIX = re.compile(r"""\s*(?:\"\"\"|'''|"|'|\*/)$""")
 
 
@@ -147,6 +149,9 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
         identifiers += cursor.captures(original).get("name", [])
     caps = _capture(lang, compiled, root, flat)
 
+    for found in caps.imports:  # a name an import binds is not a definition too
+        for site in (*found.get("import.alias", ()), *found.get("import.default", ())):
+            caps.defs.pop(site.start_byte, None)
     kept, captured, demoted = _resolve_defs(lang, caps.defs, data, index)
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
     modules = _systems.setdefault(lang.modules, module_system(lang.modules))
@@ -154,7 +159,8 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
     for i, cap in enumerate(captured):
         if cap.type is not None or cap.value is not None:
-            binder.set_type(i, _text(cap.type, data) if cap.type is not None else None,
+            binder.set_type(i, _dotted(lang, _text(cap.type, data)) if cap.type is not None
+                            else None,
                             _text(cap.value, data) if cap.value is not None else None,
                             cap.name.start_byte)
     kept = [d._replace(type=binder.type_key(i)) if i in binder.types else d
@@ -369,12 +375,16 @@ def _attribute_owner(lang: Language, kept: list[Definition], captured: list[_Def
                      receivers: dict[int, str | None]) -> int:
     """The class an instance attribute belongs to: the container of the nearest enclosing
     method whose receiver parameter is the object the attribute is set on (-1: none)."""
-    if lang.receiver != "first_parameter" or cap.receiver is None:
+    if not lang.receiver:
         return -1
     method = parent
     while method >= 0:
         owner = kept[method].parent
         if kept[method].kind in lang.scopes and owner >= 0 and kept[owner].kind in lang.containers:
+            if cap.receiver is None:  # declared on the instance (TypeScript parameter property)
+                return owner
+            if lang.receiver != "first_parameter":
+                return owner if _text(cap.receiver, data) == lang.receiver else -1
             if method not in receivers:
                 receivers[method] = _first_parameter(captured[method].inner, lang, data)
             return owner if receivers[method] == _text(cap.receiver, data) else -1
@@ -405,7 +415,8 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         binder.bind_local(_text(node, data), node.start_byte)
     for node, type_node in caps.locals:
         binder.bind_local(_text(node, data), node.start_byte,
-                          _text(type_node, data) if type_node is not None else None)
+                          _dotted(binder.lang, _text(type_node, data))
+                          if type_node is not None else None)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
     import_keys: dict[int, str | None] = {}
@@ -419,8 +430,11 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         span = (cap.inner.start_byte, cap.inner.end_byte)
         if d.parent >= 0 and defs[d.parent].kind in containers:
             binder.set_receiver(i, span, body.start_byte)
-        elif cap.owner is not None:  # its type is declared in another file of the package
-            owner = f"F:{path}::{_text(cap.owner, data)}" if binder.lang.free_names else None
+        elif cap.owner is not None:  # its type is declared in another file (of the package,
+            # or imported: Rust's `impl Display for User` after `use crate::models::User`)
+            found, owner = binder.resolve(_text(cap.owner, data), cap.outer.start_byte, None)
+            if found >= 0:
+                owner = f"N:{node_id(binder.lang.code, path, defs[found].key)}"
             binder.set_receiver(i, span, body.start_byte, owner_key=owner)
     return import_keys
 
@@ -467,11 +481,29 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     elif alias_nodes:  # import a.b as c
         key, bound, site = module_key, alias_nodes[0], alias_nodes[0]
     else:  # import a.b binds a
+        named = _identifiers(module_nodes[0], types)
+        if not named:  # a path (Go's import "a/b/store"): the module system names it
+            path_name = modules.bound_name(module_text)
+            if path_name:
+                binder.bind_import(path_name, module_nodes[0].start_byte, module_key)
+            return
         key = prefixes[0] if prefixes else None
-        bound, site = _identifiers(module_nodes[0], types)[0], None
+        bound, site = named[0], None
     if site is not None:
         import_keys[site.start_byte] = key
     binder.bind_import(_text(bound, data), bound.start_byte, key)
+
+
+def _dotted(lang: Language, text: str) -> str:
+    """A receiver or type written with the language's own separators and sigil (PHP
+    ``$this->repo``, Ruby ``A::B``) in the dotted form the binder reads (``this.repo``)."""
+    if not (lang.separators or lang.sigil):
+        return text
+    for separator in lang.separators:
+        text = text.replace(separator, ".")
+    if lang.sigil:
+        text = ".".join(part.strip().removeprefix(lang.sigil) for part in text.split("."))
+    return text.strip(".") if "." in text else text
 
 
 def _module_text(node: Any, data: bytes) -> str:
@@ -499,6 +531,7 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
 def _doc_line(text: str) -> str | None:
     for raw in text.strip().splitlines():
         line = _DOC_SUFFIX.sub("", _DOC_PREFIX.sub("", raw.strip())).strip()
+        line = _DOC_TAG.sub("", line).strip()
         if line:
             return line if len(line) <= _MAX_DOC else line[: _MAX_DOC - 1] + "…"
     return None
@@ -510,7 +543,16 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
         return None
     block: list[Any] = []
     line = node.start_point[0]
+    # A definition wrapped on its own line (`export class …`): the comment is above the wrapper.
+    while node.prev_named_sibling is None and node.parent is not None and \
+            node.parent.parent is not None and node.parent.start_point[0] == line and \
+            node.parent.start_byte < node.start_byte:
+        node = node.parent
     sibling = node.prev_sibling
+    while (sibling is not None and sibling.type in lang.attributes  # `#[derive(…)]` lines
+           and sibling.end_point[0] >= line - 1):
+        line = sibling.start_point[0]
+        sibling = sibling.prev_sibling
     while (sibling is not None and sibling.type in lang.comments
            and sibling.end_point[0] >= line - 1):
         block.append(sibling)
@@ -560,6 +602,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     scope_at = binder.sweep()
     super_call = binder.lang.super_call
     receivers = dict(binder.lang.receivers)
+    rewrite = bool(binder.lang.separators or binder.lang.sigil)
     for start, node, kind in items:
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
@@ -567,10 +610,12 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if kind != "name" and receivers:
             parent = node.parent
             field_name = receivers.get(parent.type) if parent is not None else None
-            target_node = parent.child_by_field_name(field_name) if field_name else None
+            target_node = _receiver_node(node, parent, field_name) if field_name else None
             if target_node is not None and target_node.start_byte != start:
                 qualifier = data[target_node.start_byte : target_node.end_byte].decode(
                     "utf-8", "replace")
+                if rewrite:
+                    qualifier = _dotted(binder.lang, qualifier)
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
                     called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
@@ -595,6 +640,17 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     return rows
 
 
+def _receiver_node(node: Any, parent: Any, field_name: str) -> Any:
+    """The receiver of member ``node`` as ``receivers`` says: ``parent``'s field, ``-`` the
+    named node before it, ``^field`` a field of the grandparent (C# ``a?.B``, ``a.B<T>``)."""
+    if field_name == "-":
+        return node.prev_named_sibling
+    if field_name.startswith("^"):
+        grand = parent.parent
+        return grand.child_by_field_name(field_name[1:]) if grand is not None else None
+    return parent.child_by_field_name(field_name)
+
+
 def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index: LineIndex,
                      data: bytes, path: str) -> list[Import]:
     bindings = []
@@ -605,25 +661,31 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
         name = caps.get("import.name")
         alias = caps.get("import.alias") or caps.get("import.default")
         site = (alias or name or module)[0]
-        bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site))
+        bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site,
+                         "import.default" in caps))
     bindings.sort(key=lambda b: b[0])
     defs = binder.defs
     out = []
     modules = binder.modules
-    for start, module, name, alias, wildcard, site in bindings:
+    for start, module, name, alias, wildcard, site, default in bindings:
         row, byte_col = site.start_point
         module_text = _module_text(module, data)
         name_text = (_text(name[0], data) if name else
-                     "default" if "import.default" in caps else None)
+                     "default" if default else None)
         module_key = modules.module_key(path, module_text)
         if module_key is None or wildcard or name_text is None:
             key = module_key
         else:
             key = extend_key(module_key, [name_text])
+        # The innermost definition around the import's scope: a namespace, which is no
+        # scope (C# `namespace A;` spans the file), leaves its imports at the file's level.
+        inner_scope = binder.scope_at(start)
+        around = binder.scopes[inner_scope]
         scope = -1
-        for i, d in enumerate(defs):
-            if d.start_byte <= start < d.end_byte:
-                scope = i
+        if inner_scope > 0:  # 0: the file's own scope
+            for i, d in enumerate(defs):
+                if d.start_byte <= around.start and around.end <= d.end_byte:
+                    scope = i
         out.append(Import(
             module=module_text,
             name=name_text,

@@ -42,10 +42,20 @@ class Language:
     receivers: tuple[tuple[str, str], ...]  # (member-access node type, receiver field)
     free_names: tuple[str, ...]  # where names bound nowhere in the file are looked up
     implicit_members: bool  # a bare name inside a method may be a member of its class
+    receiver_aliases: tuple[str, ...] = ()  # more keywords naming the receiver (PHP ``self``)
+    separators: tuple[str, ...] = ()  # member separators besides "." (``->``, ``::``)
+    sigil: str = ""  # a variable name's prefix dropped in receivers and types (PHP ``$``)
+    attributes: frozenset[str] = frozenset()  # between a doc comment and its item (Rust ``#[…]``)
+    include: tuple[str, ...] = ()  # languages whose tags.scm come before this one's
 
     @property
     def tags_path(self) -> Path:
         return grammars_dir() / self.name / "tags.scm"
+
+    @property
+    def tags_paths(self) -> list[Path]:
+        """The query files of this language, included ones first."""
+        return [grammars_dir() / name / "tags.scm" for name in self.include] + [self.tags_path]
 
 
 @cache
@@ -82,6 +92,11 @@ def languages() -> tuple[Language, ...]:
             receivers=tuple(sorted(row.get("receivers", {}).items())),
             free_names=tuple(row.get("free_names", ())),
             implicit_members=bool(row.get("implicit_members", False)),
+            include=tuple(row.get("include", ())),
+            receiver_aliases=tuple(row.get("receiver_aliases", ())),
+            separators=tuple(row.get("separators", ())),
+            sigil=row.get("sigil", ""),
+            attributes=frozenset(row.get("attributes", ())),
         )
         for name, row in table.items()
     )
@@ -168,7 +183,8 @@ def queries(lang: Language) -> Queries:
     from tree_sitter_language_pack import get_language
 
     grammar = get_language(cast(Any, lang.grammar))
-    patterns = split_patterns(lang.tags_path.read_text("utf-8"))
+    patterns = [pattern for path in lang.tags_paths
+                for pattern in split_patterns(path.read_text("utf-8"))]
     identifiers = "[" + " ".join(f"({t})" for t in lang.identifiers) + "] @name"
     # Each query is one walk of the tree: the identifiers ride along with the flat patterns.
     flat = "\n".join([identifiers, *(p for p in patterns if _is_flat(p))])

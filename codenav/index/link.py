@@ -17,9 +17,10 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Collection
+from pathlib import Path
 
 from codenav.index.languages import by_code
-from codenav.index.modules import ModuleSystem, module_system
+from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.store.write import NODE_BITS, file_node
 
 __all__ = ["Linker", "link"]
@@ -30,22 +31,28 @@ _MAX_DEPTH = 24
 class Linker:
     """Key resolution against one map (the caller holds the write transaction)."""
 
-    def __init__(self, conn: sqlite3.Connection, root_name: str, *, preload: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, root_name: str, *, preload: bool,
+                 read: ConfigReader | None = None) -> None:
         self.conn = conn
         self.memo: dict[str, int | None] = {}
         self._busy: set[str] = set()
         files = conn.execute("SELECT id, path, lang FROM files WHERE status = 'ok'").fetchall()
         self._file_node: dict[str, int] = {path: file_node(fid) for fid, path, _ in files}
         self._file_lang = {path: lang for _, path, lang in files}
-        self._systems: dict[str, ModuleSystem] = {}
+        # One module system per family (TypeScript, TSX and JavaScript share theirs), taught
+        # the files of every language it serves; looked up by language code.
         paths_by_lang: dict[str, list[str]] = defaultdict(list)
         for _, path, lang in files:
             paths_by_lang[lang].append(path)
-        for code, paths in paths_by_lang.items():
-            lang = by_code(code)
-            system = module_system(lang.modules if lang else "")
-            system.index(paths, root_name)
-            self._systems[code] = system
+        family = {code: lang.modules if (lang := by_code(code)) else "" for code in paths_by_lang}
+        by_name: dict[str, ModuleSystem] = {}
+        for name in dict.fromkeys(family.values()):
+            system = by_name[name] = module_system(name)
+            system.index([p for code, paths in paths_by_lang.items() if family[code] == name
+                          for p in paths], root_name, read or config_reader(None))
+        self._systems: dict[str, ModuleSystem] = {code: by_name[family[code]]
+                                                  for code in paths_by_lang}
+        self._unique_systems = list(by_name.values())
         self._containers = {code: (lang.containers if (lang := by_code(code)) else frozenset())
                             for code in paths_by_lang}
         self._preloaded = preload
@@ -63,6 +70,7 @@ class Linker:
         self._members: dict[str, list[int]] = defaultdict(list)
         self._top: dict[str, list[int]] = defaultdict(list)
         self._qnames: dict[str, list[int]] = defaultdict(list)
+        self._qname_of: dict[int, str] = {}
         rows = self.conn.execute(
             "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.qname, n.type_key, p.kind, "
             "f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
@@ -74,6 +82,7 @@ class Linker:
                 self._types[nid_int] = type_key
             if qname:
                 self._qnames[qname].append(nid_int)
+                self._qname_of[nid_int] = qname
             if parent is not None:
                 self._children[(parent, name)].append(nid_int)
                 if parent_kind == "module":
@@ -186,7 +195,7 @@ class Linker:
     def _module_node(self, key: str, lang: str | None) -> int | None:
         """The (first) file node of module ``key``; a module made of several files (a Go
         package) remembers the others, so that member lookups see them all."""
-        systems = [self._systems[lang]] if lang in self._systems else self._systems.values()
+        systems = [self._systems[lang]] if lang in self._systems else self._unique_systems
         for system in systems:
             files = [node for path in system.files_for(key)
                      if (node := self._file_node.get(path)) is not None]
@@ -309,7 +318,7 @@ class Linker:
         node = self._module_node(base, None)
         if node is not None:
             return node, names
-        for system in self._systems.values():
+        for system in self._unique_systems:
             key = base
             for i, name in enumerate(names):
                 key = system.submodule(key, name)
@@ -374,7 +383,39 @@ class Linker:
         own = self.children(cls, name)
         if own:
             return own[0]
+        outside = self._declared_outside(cls, name)
+        if outside is not None:
+            return outside
         return self._in_bases(cls, name, seen)
+
+    def _declared_outside(self, cls: int, name: str) -> int | None:
+        """A member declared outside its class in another file of the class's package (a Go
+        method in a sibling file): a top-level node there whose qualified name is
+        ``<class>.<name>`` (extraction names it so when its file lacks the class)."""
+        path = self._path_of(file_node(cls >> NODE_BITS))
+        system = self._systems.get(self._file_lang.get(path or "", ""))
+        if path is None or system is None:
+            return None
+        peers = system.peers(path)
+        if len(peers) < 2:
+            return None
+        files = {node >> NODE_BITS for peer in peers
+                 if (node := self._file_node.get(peer)) is not None}
+        qname = self.qname(cls)
+        if not qname or "." in qname:
+            return None
+        wanted = f"{qname}.{name}"
+        for node in self.top_level(name):
+            if node >> NODE_BITS in files and node >> NODE_BITS != cls >> NODE_BITS and \
+                    self.qname(node) == wanted:
+                return node
+        return None
+
+    def qname(self, node: int) -> str | None:
+        if self._preloaded:
+            return self._qname_of.get(node)
+        row = self.conn.execute("SELECT qname FROM nodes WHERE id = ?", (node,)).fetchone()
+        return str(row[0]) if row and row[0] else None
 
     def _in_bases(self, cls: int, name: str, seen: set[int]) -> int | None:
         seen.add(cls)
@@ -391,14 +432,15 @@ class Linker:
 
 
 def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | None = None,
-         reshaped: Collection[int] = ()) -> int:
+         reshaped: Collection[int] = (), *, root: Path | None = None) -> int:
     """Resolve keys into ``symbols`` and ``refs.target_id``; returns how many keys resolved.
 
     ``changed`` (file ids) limits the work to those files' references; None links everything.
     ``reshaped`` are files whose nodes may have moved or vanished: references from other
-    files that pointed into them are resolved again.
+    files that pointed into them are resolved again. ``root`` is the tree, whose project
+    files (``tsconfig.json``, ``go.mod`` …) module systems may read.
     """
-    linker = Linker(conn, root_name, preload=changed is None)
+    linker = Linker(conn, root_name, preload=changed is None, read=config_reader(root))
     if changed is None:
         conn.execute("DELETE FROM symbols")
         keys = [key for (key,) in conn.execute(

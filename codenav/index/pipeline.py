@@ -312,10 +312,10 @@ class _Run:
             return
         mark = time.perf_counter()
         if everything:
-            link(self.writer.conn, self.root.name)
+            link(self.writer.conn, self.root.name, root=self.root)
             self.relink_pending = False
         else:
-            link(self.writer.conn, self.root.name, self.changed, self.reshaped)
+            link(self.writer.conn, self.root.name, self.changed, self.reshaped, root=self.root)
             if self.surface_changed:
                 self.relink_pending = True
         self.report.phases["link"] = time.perf_counter() - mark

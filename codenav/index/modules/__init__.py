@@ -13,9 +13,38 @@ without extension>`` for one relative to the importing file. A member of a modul
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
-__all__ = ["ModuleSystem", "module_system"]
+__all__ = ["ConfigReader", "ModuleSystem", "config_reader", "module_system", "no_config"]
+
+# Reads a project file by repo-relative path (``go.mod``, ``tsconfig.json``, ``composer.json``):
+# its text, or None when it is missing, unreadable, too big or outside the tree.
+ConfigReader = Callable[[str], "str | None"]
+
+_MAX_CONFIG_BYTES = 1 << 20
+
+
+def config_reader(root: Path | None) -> ConfigReader:
+    """A :data:`ConfigReader` of the tree at ``root`` (None: a tree with no files)."""
+
+    def read(rel: str) -> str | None:
+        if root is None or not rel or rel.startswith("/") or ".." in rel.split("/"):
+            return None
+        path = root / rel
+        try:
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_CONFIG_BYTES:
+                return None
+            return path.read_text("utf-8", "replace")
+        except OSError:
+            return None
+
+    return read
+
+
+def no_config(rel: str) -> str | None:
+    """The reader of a tree with no project files."""
+    return None
 
 
 class ModuleSystem:
@@ -28,6 +57,11 @@ class ModuleSystem:
     def prefix_keys(self, path: str, module: str) -> list[str]:
         """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``)."""
         return []
+
+    def bound_name(self, module: str) -> str | None:
+        """The name a plain import of ``module`` binds when the module is written as a path
+        (Go's ``import "a/b/store"`` binds ``store``); None: its first identifier."""
+        return None
 
     def files_for(self, key: str) -> list[str]:
         """The files module ``key`` is made of (several for a package spread over a folder,
@@ -47,9 +81,11 @@ class ModuleSystem:
         """Files whose top-level names ``path`` sees without importing them (same package)."""
         return [path]
 
-    def index(self, paths: Iterable[str], root_name: str) -> None:
+    def index(self, paths: Iterable[str], root_name: str,
+              read: ConfigReader = no_config) -> None:
         """Learn the tree's files (repo-relative) before resolving; ``root_name`` is the
-        folder name of the root, for trees whose root is itself a package."""
+        folder name of the root, for trees whose root is itself a package; ``read`` reads
+        project files (``go.mod``, ``tsconfig.json`` …) that say how imports name files."""
 
 
 def module_system(name: str) -> ModuleSystem:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from codenav.index.modules import ModuleSystem
+from codenav.index.modules import ConfigReader, ModuleSystem, no_config
 
 __all__ = ["SYSTEM", "PythonModules"]
 
@@ -52,7 +52,8 @@ class PythonModules(ModuleSystem):
         folder, name = posixpath.split(path)
         return f"P:{folder}" if name in self._INITS else None
 
-    def index(self, paths: Iterable[str], root_name: str) -> None:
+    def index(self, paths: Iterable[str], root_name: str,
+              read: ConfigReader = no_config) -> None:
         files = [p for p in paths if p.endswith(self._SUFFIXES)]
         self._paths = set(files)
         packages = {posixpath.dirname(p) for p in files if posixpath.basename(p) in self._INITS}

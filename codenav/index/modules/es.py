@@ -1,0 +1,193 @@
+"""ECMAScript modules (TypeScript, TSX, JavaScript): an import names a file by a path relative
+to the importing file (``./x``, ``../y/z``), with the extension left out or written as the
+compiled ``.js``, or a folder meaning its ``index`` file; a bare specifier (``react``,
+``@app/util``) is a package, found in the tree only through ``tsconfig.json`` /
+``jsconfig.json`` ``compilerOptions.baseUrl`` and ``paths``.
+
+Keys: ``P:<repo-relative path as written, normalised>`` and ``I:<bare specifier>``.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterable
+
+from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+
+__all__ = ["SYSTEM", "EsModules", "parse_jsonc"]
+
+# What an extension-less specifier may be, in the order TypeScript's resolver tries them.
+_SOURCE_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts",
+                      ".d.mts", ".d.cts")
+# A specifier written with a compiled extension names the source that compiles to it.
+_COMPILED = {".js": (".ts", ".tsx", ".d.ts", ".js", ".jsx"), ".jsx": (".tsx", ".jsx"),
+             ".mjs": (".mts", ".d.mts", ".mjs"), ".cjs": (".cts", ".d.cts", ".cjs")}
+_CONFIGS = ("tsconfig.json", "jsconfig.json")
+_MAX_EXTENDS = 4
+
+
+def parse_jsonc(text: str) -> object:
+    """JSON with comments and trailing commas (tsconfig's dialect); None when malformed."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            end = i + 1
+            while end < n and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif text.startswith("//", i):
+            newline = text.find("\n", i)
+            i = n if newline < 0 else newline
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            i = n if close < 0 else close + 2
+        else:
+            out.append(ch)
+            i += 1
+    cleaned = re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+    try:
+        return json.loads(cleaned)
+    except ValueError:
+        return None
+
+
+class EsModules(ModuleSystem):
+    def __init__(self) -> None:
+        self._paths: set[str] = set()
+        self._base_url: str | None = None
+        self._aliases: list[tuple[str, str, list[str]]] = []  # (prefix, suffix, targets)
+
+    def module_key(self, path: str, module: str) -> str | None:
+        if not module:
+            return None
+        if module in (".", "..") or module.startswith(("./", "../")):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), module))
+            if joined == ".." or joined.startswith("../"):
+                return None  # above the root
+            return f"P:{'' if joined == '.' else joined}"
+        if module.startswith("/"):
+            return None
+        return f"I:{module}"
+
+    def submodule(self, key: str, name: str) -> str:
+        base = key[2:]
+        return f"{key[:2]}{base}/{name}" if base else f"{key}{name}"
+
+    def index(self, paths: Iterable[str], root_name: str,
+              read: ConfigReader = no_config) -> None:
+        self._paths = set(paths)
+        for name in _CONFIGS:
+            options = self._compiler_options(name, read)
+            if options is not None:
+                self._configure(options)
+                return
+
+    def _compiler_options(self, rel: str, read: ConfigReader) -> dict[str, object] | None:
+        """``compilerOptions`` of config ``rel`` merged over those it ``extends`` (relative
+        ones only: a package in node_modules is not in the tree), with ``baseUrl`` and
+        ``paths`` made repo-relative."""
+        merged: dict[str, object] = {}
+        chain: list[tuple[str, dict[str, object]]] = []
+        current: str | None = rel
+        while current is not None and len(chain) < _MAX_EXTENDS:
+            text = read(current)
+            config = parse_jsonc(text) if text is not None else None
+            if not isinstance(config, dict):
+                break
+            options = config.get("compilerOptions")
+            chain.append((current, options if isinstance(options, dict) else {}))
+            parent = config.get("extends")
+            current = None
+            if isinstance(parent, str) and parent.startswith("."):
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(chain[-1][0]),
+                                                           parent))
+                current = target if target.endswith(".json") else target + ".json"
+        if not chain:
+            return None
+        for where, options in reversed(chain):  # the config itself wins over what it extends
+            folder = posixpath.dirname(where)
+            if isinstance(options.get("baseUrl"), str):
+                merged["baseUrl"] = _join(folder, str(options["baseUrl"]))
+            if isinstance(options.get("paths"), dict):
+                merged["paths"] = options["paths"]
+                merged["pathsBase"] = folder
+        return merged
+
+    def _configure(self, options: dict[str, object]) -> None:
+        base_url = options.get("baseUrl")
+        self._base_url = base_url if isinstance(base_url, str) else None
+        paths = options.get("paths")
+        if not isinstance(paths, dict):
+            return
+        # `paths` entries are relative to baseUrl, else to the config's folder (TS >= 4.1).
+        relative_to = self._base_url if self._base_url is not None else str(
+            options.get("pathsBase", ""))
+        for pattern, targets in paths.items():
+            if not isinstance(pattern, str) or not isinstance(targets, list) or \
+                    pattern.count("*") > 1:
+                continue
+            prefix, star, suffix = pattern.partition("*")
+            cleaned = [_join(relative_to, t) for t in targets if isinstance(t, str)
+                       and t.count("*") <= 1]
+            self._aliases.append((prefix, suffix if star else "\0exact", cleaned))
+        # The longest prefix wins, as in TypeScript.
+        self._aliases.sort(key=lambda a: -len(a[0]))
+
+    def files_for(self, key: str) -> list[str]:
+        if key.startswith("P:"):
+            found = self._file(key[2:])
+            return [found] if found else []
+        if not key.startswith("I:"):
+            return []
+        spec = key[2:]
+        for prefix, suffix, targets in self._aliases:
+            if suffix == "\0exact":
+                if spec != prefix:
+                    continue
+                matched = ""
+            elif spec.startswith(prefix) and spec.endswith(suffix) and \
+                    len(spec) >= len(prefix) + len(suffix):
+                matched = spec[len(prefix) : len(spec) - len(suffix)]
+            else:
+                continue
+            for target in targets:
+                found = self._file(target.replace("*", matched, 1))
+                if found:
+                    return [found]
+        if self._base_url is not None:
+            found = self._file(_join(self._base_url, spec))
+            if found:
+                return [found]
+        return []
+
+    def _file(self, base: str) -> str | None:
+        """The source file a path names: itself, with an extension added, the source of a
+        compiled name, or the folder's ``index``."""
+        paths = self._paths
+        if base in paths:
+            return base
+        for ext in _SOURCE_EXTENSIONS:
+            if base + ext in paths:
+                return base + ext
+        stem, ext = posixpath.splitext(base)
+        for source in _COMPILED.get(ext, ()):
+            if stem + source in paths:
+                return stem + source
+        folder = f"{base}/index" if base else "index"
+        for ext in _SOURCE_EXTENSIONS:
+            if folder + ext in paths:
+                return folder + ext
+        return None
+
+
+def _join(folder: str, rel: str) -> str:
+    joined = posixpath.normpath(posixpath.join(folder, rel))
+    return "" if joined == "." else joined
+
+
+SYSTEM = EsModules

@@ -1,0 +1,165 @@
+; What TypeScript, TSX and JavaScript share: patterns valid in all three grammars of
+; tree-sitter-language-pack 0.13.0. Not a language of its own (no language.toml): the
+; languages list it under `include`. Capture names: grammars/README.md.
+
+; ---------------------------------------------------------------- definitions
+
+(function_declaration
+  name: (identifier) @name.definition.function) @definition.function
+(generator_function_declaration
+  name: (identifier) @name.definition.function) @definition.function
+
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name.definition.method)
+  @definition.method)
+
+; Variables: `let`/`var` are variables, `const` constants; one whose value is a function is a
+; function. @definition.type: the class a `new` makes or the function whose result it holds;
+; @definition.value: a name assigned.
+; A `require("…")` is an import (below), not a variable.
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name.definition.variable
+    value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
+            (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (identifier) @definition.value]?)) @definition.variable
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name.definition.variable
+    value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
+            (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (identifier) @definition.value]?)) @definition.variable
+(lexical_declaration
+  "const"
+  (variable_declarator
+    name: (identifier) @name.definition.constant
+    value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
+            (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (identifier) @definition.value]?)) @definition.constant
+(lexical_declaration
+  (variable_declarator
+    name: [(object_pattern [(shorthand_property_identifier_pattern) @name.definition.variable
+                            (pair_pattern value: (identifier) @name.definition.variable)])
+           (array_pattern (identifier) @name.definition.variable)])) @definition.variable
+(variable_declaration
+  (variable_declarator
+    name: [(object_pattern [(shorthand_property_identifier_pattern) @name.definition.variable
+                            (pair_pattern value: (identifier) @name.definition.variable)])
+           (array_pattern (identifier) @name.definition.variable)])) @definition.variable
+([(lexical_declaration
+   (variable_declarator
+     name: (identifier) @name.definition.function
+     value: [(arrow_function) (function_expression) (generator_function)]))
+  (variable_declaration
+   (variable_declarator
+     name: (identifier) @name.definition.function
+     value: [(arrow_function) (function_expression) (generator_function)]))]
+  @definition.function)
+
+; `this.x = …` in a method: a field of its class (the receiver is the keyword `this`).
+(assignment_expression
+  left: (member_expression
+    object: (this) @definition.receiver
+    property: [(property_identifier) (private_property_identifier)] @name.definition.attribute)
+  right: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
+          (identifier) @definition.value
+          (_)]) @definition.attribute
+
+; ----------------------------------------------------------------- references
+; Identifiers (language.toml `identifiers`) are references of kind `name` unless a pattern
+; below says more. Property names are references only where they are accessed.
+
+(member_expression
+  property: [(property_identifier) (private_property_identifier)] @name.reference.attribute)
+
+(call_expression function: (identifier) @name.reference.call)
+(call_expression
+  function: (member_expression
+    property: [(property_identifier) (private_property_identifier)] @name.reference.call))
+(new_expression constructor: (identifier) @name.reference.call)
+(new_expression constructor: (member_expression property: (property_identifier) @name.reference.call))
+
+(decorator (identifier) @name.reference.decorator)
+(decorator (call_expression function: (identifier) @name.reference.decorator))
+(decorator (member_expression property: (property_identifier) @name.reference.decorator))
+(decorator
+  (call_expression function: (member_expression property: (property_identifier) @name.reference.decorator)))
+
+(import_specifier name: (identifier) @name.reference.import)
+(import_specifier alias: (identifier) @name.reference.import)
+(namespace_import (identifier) @name.reference.import)
+(import_clause (identifier) @name.reference.import)
+(export_specifier name: (identifier) @name.reference.export)
+(export_statement value: (identifier) @name.reference.export)
+
+; -------------------------------------------------------------------- imports
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @import.name
+                                                  alias: (identifier)? @import.alias)))
+  source: (string) @import.module) @import
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string) @import.module) @import
+(import_statement
+  (import_clause (identifier) @import.default)
+  source: (string) @import.module) @import
+
+; Re-exports: `export { a as b } from "m"` binds nothing here but makes `b` a member of
+; this module; `export * from "m"` passes on all of m's names.
+(export_statement
+  (export_clause (export_specifier name: (identifier) @import.name
+                                   alias: (identifier)? @import.alias))
+  source: (string) @import.module) @import
+(export_statement
+  "*" @import.wildcard
+  source: (string) @import.module) @import
+
+; CommonJS: `const x = require("./x")`.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @import.alias
+    value: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @import.module .)))
+  (#eq? @_require "require")) @import
+
+; -------------------------------------------------------------------- exports
+
+(export_statement
+  (export_clause (export_specifier name: (identifier) @export.name
+                                   alias: (identifier)? @export.alias))
+  !source)
+(export_statement "default" value: (identifier) @export.default)
+(export_statement "default"
+  declaration: [(function_declaration name: (identifier) @export.default)
+                (generator_function_declaration name: (identifier) @export.default)])
+
+; --------------------------------------------------------------------- scopes
+
+(function_declaration) @local.scope
+(generator_function_declaration) @local.scope
+(function_expression) @local.scope
+(generator_function) @local.scope
+(arrow_function) @local.scope
+(method_definition) @local.scope
+(statement_block) @local.scope
+(for_statement) @local.scope
+(for_in_statement) @local.scope
+(catch_clause) @local.scope
+(class_body) @local.scope.hidden
+
+; ---------------------------------------------------------------- local names
+
+(arrow_function parameter: (identifier) @local.definition)
+(for_in_statement left: (identifier) @local.definition)
+(catch_clause parameter: (identifier) @local.definition)
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
+; A local holding what a call returns: the type of the function's declared return.
+(variable_declarator
+  name: (identifier) @local.definition
+  value: [(call_expression function: [(identifier) (member_expression)] @local.type)
+          (await_expression (call_expression function: [(identifier) (member_expression)] @local.type))])

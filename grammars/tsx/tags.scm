@@ -1,0 +1,1 @@
+; TSX is TypeScript plus JSX: see language.toml `include`.

@@ -1,0 +1,144 @@
+; TypeScript: what ../ecmascript/tags.scm does not cover (types, interfaces, enums,
+; namespaces, typed members), for tree-sitter-language-pack 0.13.0's `typescript` grammar.
+; TSX includes this file too. Capture names: grammars/README.md.
+
+; ---------------------------------------------------------------- definitions
+
+(class_declaration name: (type_identifier) @name.definition.class) @definition.class
+(abstract_class_declaration name: (type_identifier) @name.definition.class) @definition.class
+(interface_declaration name: (type_identifier) @name.definition.interface) @definition.interface
+(type_alias_declaration name: (type_identifier) @name.definition.type) @definition.type
+(enum_declaration name: (identifier) @name.definition.enum) @definition.enum
+(enum_body name: (property_identifier) @name.definition.constant @definition.constant)
+(enum_body (enum_assignment name: (property_identifier) @name.definition.constant) @definition.constant)
+(internal_module name: (identifier) @name.definition.namespace) @definition.namespace
+(function_signature name: (identifier) @name.definition.function) @definition.function
+
+; A function's @definition.type is its declared return type (what calling it makes).
+(function_declaration
+  name: (identifier) @name.definition.function
+  return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])) @definition.function
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name.definition.method
+    return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))
+  @definition.method)
+(class_body
+  [(method_signature name: (property_identifier) @name.definition.method)
+   (abstract_method_signature name: (property_identifier) @name.definition.method)]
+  @definition.method)
+(interface_body
+  (method_signature name: (property_identifier) @name.definition.method) @definition.method)
+
+; Fields: the annotation, else the class constructed, is the field's type.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name.definition.field
+  type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?
+  value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
+          (identifier) @definition.value]?) @definition.field
+(interface_body
+  (property_signature
+    name: (property_identifier) @name.definition.field
+    type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.field)
+
+; Typed variables.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name.definition.variable
+    type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
+(lexical_declaration
+  "const"
+  (variable_declarator
+    name: (identifier) @name.definition.constant
+    type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.constant
+
+; Parameter properties (`constructor(private svc: Service)`) are fields of the class,
+; declared on the instance: an attribute with no receiver.
+(method_definition
+  name: (property_identifier) @_constructor
+  parameters: (formal_parameters
+    (required_parameter
+      (accessibility_modifier)
+      pattern: (identifier) @name.definition.attribute
+      type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
+  (#eq? @_constructor "constructor"))
+(method_definition
+  name: (property_identifier) @_constructor
+  parameters: (formal_parameters
+    (optional_parameter
+      (accessibility_modifier)
+      pattern: (identifier) @name.definition.attribute
+      type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
+  (#eq? @_constructor "constructor"))
+
+; ----------------------------------------------------------------- references
+
+(class_heritage (extends_clause value: (identifier) @name.reference.inheritance))
+(class_heritage
+  (extends_clause value: (member_expression property: (property_identifier) @name.reference.inheritance)))
+(implements_clause (type_identifier) @name.reference.inheritance)
+(implements_clause (generic_type name: (type_identifier) @name.reference.inheritance))
+(implements_clause (nested_type_identifier name: (type_identifier) @name.reference.inheritance))
+(implements_clause (generic_type name: (nested_type_identifier name: (type_identifier) @name.reference.inheritance)))
+(extends_type_clause type: (type_identifier) @name.reference.inheritance)
+(extends_type_clause type: (generic_type name: (type_identifier) @name.reference.inheritance))
+(extends_type_clause type: (nested_type_identifier name: (type_identifier) @name.reference.inheritance))
+
+; `ns.Type` in a type: a member of what `ns` names.
+(nested_type_identifier name: (type_identifier) @name.reference.attribute)
+
+; -------------------------------------------------------------------- exports
+
+(export_statement "default"
+  declaration: [(class_declaration name: (type_identifier) @export.default)
+                (abstract_class_declaration name: (type_identifier) @export.default)
+                (interface_declaration name: (type_identifier) @export.default)])
+
+; --------------------------------------------------------------------- scopes
+
+(class_declaration) @local.scope.hidden
+(abstract_class_declaration) @local.scope.hidden
+(interface_declaration) @local.scope.hidden
+(enum_declaration) @local.scope.hidden
+(internal_module) @local.scope
+
+; ---------------------------------------------------------------- local names
+
+(required_parameter pattern: (identifier) @local.definition)
+(optional_parameter pattern: (identifier) @local.definition)
+(required_parameter
+  pattern: (identifier) @local.definition
+  type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
+   (generic_type name: (_) @local.type)
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+(optional_parameter
+  pattern: (identifier) @local.definition
+  type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
+   (generic_type name: (_) @local.type)
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+(required_parameter pattern: (rest_pattern (identifier) @local.definition))
+(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @local.definition))
+(required_parameter pattern: (object_pattern (pair_pattern value: (identifier) @local.definition)))
+(required_parameter pattern: (array_pattern (identifier) @local.definition))
+(variable_declarator
+  name: (identifier) @local.definition
+  type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
+   (generic_type name: (_) @local.type)
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+(type_parameter name: (type_identifier) @local.definition)
