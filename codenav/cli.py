@@ -81,7 +81,21 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--root", default=".", help="repository root (default: .)")
     call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
+    call.add_argument("--lsp", choices=("auto", "off"), default="auto",
+                      help="allow source:'lsp' to start a language server (default: auto)")
     call.set_defaults(run=_cmd_call)
+
+    servers = commands.add_parser(
+        "servers", help="list language servers and their state, or install one",
+        description="List each language family's server: the command found (or the install "
+                    "command when none is), and the families the map of ROOT holds. "
+                    "`codenav servers install FAMILY` installs the default server (pip or "
+                    "npm) into codenav's cache, where the pool finds it.")
+    servers.add_argument("action", nargs="?", choices=("list", "install"), default="list")
+    servers.add_argument("family", nargs="?", help="with install: python, typescript …")
+    servers.add_argument("--root", default=".", help="repository root (default: .)")
+    servers.add_argument("--json", action="store_true", help="print JSON")
+    servers.set_defaults(run=_cmd_servers)
 
     status = commands.add_parser("status", help="print map_status as JSON",
                                  description="Same as `codenav call map_status`.")
@@ -135,13 +149,14 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 def _workspace(root: str, db: str | None, force_root: str | None = None, *, watch: bool = False,
-               lsp: str = "off") -> Any:
+               lsp: str = "off", lsp_background: bool = True) -> Any:
     from codenav.workspace import Workspace
 
     forced = Path(force_root).expanduser() if force_root else None
     if forced is not None and not forced.is_dir():
         raise _UsageError(f"--force-root is not a directory: {force_root}")
-    return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp)
+    return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp,
+                     lsp_background=lsp_background)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
@@ -167,7 +182,9 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
 
     from codenav.tools.dispatch import call_tool
 
-    ws = _workspace(args.root, args.db)
+    # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
+    # rather than start one it would stop again at once.
+    ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False)
     try:
         envelope = anyio.run(call_tool, ws, tool, arguments)
     finally:
@@ -191,6 +208,34 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if not isinstance(arguments, dict):
         raise _UsageError("arguments must be a JSON object, e.g. '{\"query\": \"Parser\"}'")
     return _run_tool(args, args.tool, arguments)
+
+
+def _cmd_servers(args: argparse.Namespace) -> int:
+    from codenav.lsp.servers import families, find_command, install
+
+    if args.action == "install":
+        if not args.family:
+            raise _UsageError("which family? e.g. `codenav servers install typescript`")
+        return install(args.family)
+    root = _root(args.root)
+    rows: list[dict[str, Any]] = []
+    for name, family in families(root).items():
+        found = next(((spec, argv) for spec in family.servers
+                      if (argv := find_command(spec.command)) is not None), None)
+        rows.append({"family": name, "languages": list(family.languages),
+                     "enabled": family.enabled,
+                     "server": found[0].name if found else None,
+                     "command": found[1] if found else None,
+                     "install": None if found else family.install_hint})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    for row in rows:
+        state = ("disabled" if not row["enabled"] else
+                 f"{row['server']}: {' '.join(row['command'])}" if row["server"] else
+                 f"not installed — {row['install']}")
+        print(f"{row['family']:<11} {','.join(row['languages']):<12} {state}")
+    return EXIT_OK
 
 
 def _cmd_status(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ at exit either.
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -84,8 +85,10 @@ def build_server(ws: Workspace) -> Server[dict[str, Any]]:
 
     @asynccontextmanager
     async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-        if ws.start_background_build():
+        if ws.start_background_build(on_done=ws.start_servers):
             log.info("no usable map at %s: building it in the background", ws.db_path)
+        else:
+            ws.start_servers()  # language servers warm up while the agent reads the map
         try:
             yield {}
         finally:
@@ -117,4 +120,11 @@ def serve_stdio(ws: Workspace) -> None:
             sys.stdout = sys.stderr
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
+    # SIGTERM ends the process through SystemExit, so that the lifespan closes the
+    # language servers (they would die with codenav anyway: PDEATHSIG, closed stdin).
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     anyio.run(main)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)

@@ -15,12 +15,16 @@ from collections.abc import Callable, Collection
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codenav.errors import MapNotBuilt
 from codenav.index.pipeline import IndexReport, Progress, index_tree, refresh_files
 from codenav.paths import canonical, require_inside
 from codenav.store import db
 from codenav.store.read import MapReader
+
+if TYPE_CHECKING:
+    from codenav.lsp.pool import LspPool
 
 __all__ = ["BuildState", "Workspace"]
 
@@ -48,7 +52,7 @@ class Workspace:
 
     def __init__(self, root: Path, db_path: Path | None = None, *,
                  force_root: Path | None = None, watch: bool = False,
-                 lsp: str = "off") -> None:
+                 lsp: str = "off", lsp_background: bool = True) -> None:
         self.root = canonical(root)
         self.force_root = canonical(force_root) if force_root is not None else None
         require_inside(self.root, self.force_root, "root")
@@ -56,6 +60,11 @@ class Workspace:
         require_inside(self.db_path, self.force_root, "--db")
         self.watch = watch
         self.lsp = lsp
+        # Whether `auto` answers may start servers in the background (a long-lived server:
+        # yes; a one-shot `codenav call`: no, only source:'lsp' starts one).
+        self.lsp_background = lsp_background
+        self._pool: LspPool | None = None
+        self._pool_lock = threading.Lock()
         self.build = BuildState()
         self._build_lock = threading.Lock()
         self._local = threading.local()
@@ -177,7 +186,37 @@ class Workspace:
             self._build_lock.release()
         return changed if report is None else []
 
+    # ---------------------------------------------------------- language servers
+
+    @property
+    def pool(self) -> LspPool | None:
+        """The language-server pool (made on first use), or None with ``--lsp off``."""
+        if self.lsp == "off":
+            return None
+        with self._pool_lock:
+            if self._pool is None:
+                from codenav.lsp.pool import LspPool
+
+                self._pool = LspPool(self.root)
+            return self._pool
+
+    def start_servers(self) -> None:
+        """Start, in the background, a server for every language the map holds."""
+        pool = self.pool
+        if pool is None or not self.lsp_background:
+            return
+        try:
+            languages = self.reader().languages()
+        except MapNotBuilt:
+            return
+        for code in languages:
+            pool.ensure(code)
+
     def close(self) -> None:
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
         cached = getattr(self._local, "reader", None)
         if cached is not None:
             cached.conn.close()

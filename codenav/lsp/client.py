@@ -400,6 +400,12 @@ class LspClient:
             raise self._exited_error()
         raise LspRequestTimeout(method, timeout)
 
+    async def wait_exit(self) -> int | None:
+        """Wait until the server process has exited (for whatever reason); its exit code."""
+        if self._exit_future is None:
+            return None
+        return await asyncio.shield(self._exit_future)
+
     def notify(self, method: str, params: Any) -> None:
         """Send a notification (fire and forget)."""
         self._require_running()

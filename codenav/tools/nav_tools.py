@@ -1,5 +1,5 @@
-"""The nav tools: definition and references. Answered from the map (``source: "map"``);
-language servers join them later (SPEC §4–5), with the map as their fallback."""
+"""The nav tools that find things: definition, references, hover. A language server answers
+when ``source`` lets it (``tools/live.py``); the map answers otherwise, saying why."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from collections import defaultdict
 from posixpath import dirname
 from typing import Any
 
+from lsprotocol import types as T
 from pydantic import Field
 
 from codenav.envelope import Answer, Cut
-from codenav.errors import LspUnavailable, SymbolNotFound
+from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
+from codenav.lsp.pool import LONG_DEADLINE
 from codenav.store.read import MapReader, Node, RefHit
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import (
@@ -24,11 +26,13 @@ from codenav.tools.common import (
     locate,
     summary,
 )
+from codenav.tools.live import Live, Target, ask, location_item, locations, target_of
 from codenav.workspace import Workspace
 
-__all__ = ["NAV_DEFINITION", "NAV_REFERENCES"]
+__all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "references_of",
+           "resolved"]
 
-_NO_SERVER = "source:map (no language server yet): uses via untyped receivers may be missing."
+_HOVER_CHARS = 4000
 _SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
 _REF_COST = 30  # fewest characters a reference costs: never build more than a budget holds
 
@@ -43,15 +47,6 @@ class ReferencesParams(NavParams):
                                    description="Path prefix ('src/') or glob ('**/test_*.py').")
     includeDeclaration: bool = Field(default=False,
                                      description="Also list the definition itself.")
-
-
-def _source_warnings(source: str, language: str) -> list[str]:
-    """Map-only answers for now: 'lsp' cannot be honoured, 'auto' says why it fell back."""
-    if source == "lsp":
-        raise LspUnavailable(f"no language server for {language} is available in this build",
-                             language=language,
-                             hint="Pass source:'map' (or 'auto') for the static answer.")
-    return [_NO_SERVER] if source == "auto" else []
 
 
 def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
@@ -75,18 +70,52 @@ def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
         hint="Its binding is in the enclosing function; map_outline shows the function.")
 
 
-def _resolved(ws: Workspace, params: NavParams) -> tuple[MapReader, Located, Freshness]:
+def resolved(ws: Workspace, params: NavParams) -> tuple[MapReader, Located, Freshness]:
     reader = ws.reader()
     fresh = Freshness(ws)
     located = locate(ws, reader, params, fresh)
     return reader, located, fresh
 
 
+def _position_request(target: Target, method: str, build: Any, *, wide: bool = False) -> Any:
+    """A pool call sending ``method`` at ``target`` (``build(uri)`` makes the params);
+    ``wide`` questions wait for the workspace to be loaded."""
+    async def call(pool: Any, timeout: float) -> Any:
+        return await pool.request(target.code, target.path, method, build, timeout=timeout,
+                                  wait_loaded=wide)
+    return call
+
+
+def _doc_position(target: Target, uri: str) -> dict[str, Any]:
+    return {"text_document": T.TextDocumentIdentifier(uri=uri), "position": target.position()}
+
+
 async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
-    reader, located, fresh = _resolved(ws, params)
-    language = located.node.lang if located.node else "py"
-    warnings = _source_warnings(params.source, language) + located.warnings
+    reader, located, fresh = resolved(ws, params)
+    target = target_of(located)
+    live = Live(False)
+    if target is not None:
+        live = await ask(ws, target, params.source, "definition", _position_request(
+            target, T.TEXT_DOCUMENT_DEFINITION,
+            lambda uri: T.DefinitionParams(**_doc_position(target, uri))))
+    warnings = live.notes + located.warnings
     lines = Lines(ws.root)
+    if live.answered:
+        found = locations(live.result)
+        if found or located.node is None:
+            cache: dict[str, Any] = {}
+            definitions = []
+            for uri, rng in found:
+                item = location_item(reader, ws, uri, rng, cache)
+                if not item.get("external"):
+                    item["snippet"] = lines.line(item["file"], item["line"])
+                definitions.append(item)
+            if not definitions:
+                warnings.append("the language server knows no definition here")
+            data = {"symbol": located.name, "definitions": definitions, "source": "lsp"}
+            cut = Cut("definitions", ("definitions",), "Pass a position to pick one")
+            return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
+        warnings.append("the language server found no definition; the map's answer follows")
     nodes: list[Node] = [located.node] if located.node is not None else []
     if not nodes and located.key and located.key.startswith("A::"):
         nodes = [n for n in reader.nodes_named(located.name, 12)
@@ -108,19 +137,30 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
 
 
 async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallContext) -> Answer:
-    reader, located, fresh = _resolved(ws, params)
+    reader, located, fresh = resolved(ws, params)
+    files = FileFilter(params.fileFilter)
+    target = target_of(located)
+    live = Live(False)
+    if target is not None:
+        live = await ask(ws, target, params.source, "references", _position_request(
+            target, T.TEXT_DOCUMENT_REFERENCES,
+            lambda uri: T.ReferenceParams(
+                **_doc_position(target, uri),
+                context=T.ReferenceContext(include_declaration=params.includeDeclaration)),
+            wide=True), timeout=LONG_DEADLINE, wide=True)
+    if live.answered:
+        return _lsp_references(ws, reader, params, located, live, files)
     node = located.node
     if node is None:
         raise _unresolved(reader, located)
-    warnings = _source_warnings(params.source, node.lang) + located.warnings
-    files = FileFilter(params.fileFilter)
+    warnings = live.notes + located.warnings
     # (line, col, kind, scope id) per file: cheap tuples for all; dicts only for what can fit.
     by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
     for other in reader.family(node):  # the symbol's other declarations (a setter), its own
         if (other.id != node.id or params.includeDeclaration) and files(other.path):
             by_file[other.path].append((other.name_line, other.name_col, "declaration", None))
     seen: set[tuple[str, int, int]] = set()
-    for hit in _references_of(reader, node):
+    for hit in references_of(reader, node):
         where = (hit.path, hit.line, hit.col)
         if where not in seen and files(hit.path):
             seen.add(where)
@@ -174,7 +214,136 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 
-def _references_of(reader: MapReader, node: Node) -> list[RefHit]:
+def _grouped(by_file: dict[str, list[tuple[int, int, str, int | None]]], budget: int,
+             ) -> list[tuple[str, list[tuple[int, int, str, int | None]]]]:
+    """Files by reference count, then path; as many references as a budget could hold."""
+    order = sorted(by_file, key=lambda path: (-len(by_file[path]), path))
+    room = max(12, budget * 4 // _REF_COST)
+    shown = []
+    for path in order:
+        if room <= 0:
+            break
+        refs = sorted(by_file[path])[:room]
+        room -= len(refs)
+        shown.append((path, refs))
+    return shown
+
+
+def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
+                    located: Located, live: Live, files: FileFilter) -> Answer:
+    """The server's references, grouped like the map's, with the map's kind and enclosing
+    definition where the map has that reference too."""
+    by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    external = 0
+    for uri, rng in locations(live.result):
+        item = location_item(reader, ws, uri, rng, {})
+        if item.get("external"):
+            external += 1
+            continue
+        if files(item["file"]):
+            by_file[item["file"]].append((item["line"], item["col"], "reference", None))
+    total = sum(len(refs) for refs in by_file.values())
+    shown = _grouped(by_file, params.tokenBudget or 2000)
+    lines = Lines(ws.root)
+    snippets = max(8, (params.tokenBudget or 2000) * 4 // _SNIPPET_COST)
+    groups: list[dict[str, Any]] = []
+    for path, refs in shown:
+        stat = reader.file(path)
+        items = []
+        for line, col, kind, _ in refs:
+            entry: dict[str, Any] = {"line": line, "col": col, "kind": kind}
+            hit = reader.ref_at(stat.id, line, col) if stat is not None else None
+            if hit is not None:
+                entry["kind"] = hit[1]
+            scope = reader.enclosing(stat.id, line) if stat is not None else None
+            if scope is not None and scope.qname:
+                entry["in"] = scope.qname
+            if snippets > 0:
+                entry["snippet"] = lines.line(path, line)
+                snippets -= 1
+            items.append(entry)
+        groups.append({"file": path, "count": len(by_file[path]), "refs": items})
+    symbol: dict[str, Any] = ({"id": located.node.nid, "kind": located.node.kind}
+                              if located.node is not None else {"name": located.name})
+    data = {"symbol": symbol, "total": total, "files": len(by_file), "references": groups,
+            "source": "lsp"}
+    warnings = list(located.warnings)
+    if external:
+        warnings.append(f"{external} reference(s) outside the root are not listed")
+    args: dict[str, Any] = ({"id": located.node.nid} if located.node is not None else
+                            {"file": located.path, "line": located.line, "col": located.col})
+    first_unshown = next((p for p in sorted(by_file, key=lambda p: (-len(by_file[p]), p))
+                          if p not in {g["file"] for g in groups}), None)
+
+    def narrower(dropped: list[Any]) -> dict[str, Any] | None:
+        first = next((g["file"] for g in groups if dropped and
+                      any(r is dropped[0] for r in g["refs"])), first_unshown)
+        if first is None:
+            return None
+        folder = dirname(first)
+        return {"tool": "nav_references",
+                "args": {**args, "fileFilter": f"{folder}/" if folder else first,
+                         "source": params.source}}
+
+    cut = Cut("references", ("references",), "Pass fileFilter:'<folder>/' to scope results",
+              shape="groups", children="refs", next=narrower,
+              omitted=total - sum(len(g["refs"]) for g in groups))
+    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
+
+
+def _hover_text(result: Any) -> str:
+    """Plain text of a Hover's contents, whatever shape they come in."""
+    contents = getattr(result, "contents", None)
+    parts = contents if isinstance(contents, (list, tuple)) else [contents]
+    out = []
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            value = getattr(part, "value", None)
+            if isinstance(value, str):
+                out.append(value)
+    text = "\n\n".join(p.strip() for p in out if p.strip())
+    return text if len(text) <= _HOVER_CHARS else text[: _HOVER_CHARS - 1] + "…"
+
+
+async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
+    reader, located, fresh = resolved(ws, params)
+    target = target_of(located)
+    live = Live(False)
+    if target is not None:
+        live = await ask(ws, target, params.source, "hover", _position_request(
+            target, T.TEXT_DOCUMENT_HOVER,
+            lambda uri: T.HoverParams(**_doc_position(target, uri))))
+    warnings = live.notes + located.warnings
+    if live.answered:
+        text = _hover_text(live.result)
+        if text or located.node is None:
+            data: dict[str, Any] = {"symbol": located.name, "hover": text, "source": "lsp"}
+            if located.node is not None:
+                data["id"] = located.node.nid
+            if not text:
+                warnings.append("the language server has nothing to show here")
+            return Answer(data, elide=("hover",), warnings=warnings)
+        warnings.append("the language server had nothing to show; the map's answer follows")
+    node = located.node
+    if node is None:
+        raise _unresolved(reader, located)
+    fresh.check({node.path})
+    item = summary(node, fresh)
+    item["qualifiedName"] = node.qname
+    if node.doc:
+        item["doc"] = node.doc
+    parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
+    if parent is not None and parent.kind != "module":
+        item["parent"] = parent.nid
+    data = {"symbol": located.name, "hover": item, "source": "map"}
+    return Answer(data, warnings=warnings + fresh.warnings())
+
+
+def references_of(reader: MapReader, node: Node) -> list[RefHit]:
     """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
     class (what a language server reports too)."""
     hits = [hit for member in reader.family(node) for hit in reader.refs_to(member.id)]
@@ -194,6 +363,16 @@ NAV_DEFINITION = ToolSpec(
     params=NavParams, handler=nav_definition,
     arguments="id or position, `source?` auto/lsp/map",
     returns="`definitions` (anchors + ids)",
+)
+NAV_HOVER = ToolSpec(
+    name="nav_hover",
+    description=(
+        "What a symbol is (by id, position or name): a language server's hover — type, "
+        "signature and documentation — or, from the map, its signature, kind, qualified name "
+        "and first doc line."),
+    params=NavParams, handler=nav_hover,
+    arguments="id or position, `source?`",
+    returns="signature/type, doc",
 )
 NAV_REFERENCES = ToolSpec(
     name="nav_references",

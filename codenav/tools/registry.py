@@ -7,15 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from codenav.tools.base import ToolSpec
+from codenav.tools.check_tools import NAV_DIAGNOSTICS, NAV_RENAME_PREVIEW
+from codenav.tools.hierarchy_tools import NAV_CALL_HIERARCHY, NAV_TYPE_HIERARCHY
 from codenav.tools.map_tools import MAP_NEIGHBORS, MAP_NODE, MAP_OUTLINE, MAP_OVERVIEW, MAP_SEARCH
-from codenav.tools.nav_tools import NAV_DEFINITION, NAV_REFERENCES
+from codenav.tools.nav_tools import NAV_DEFINITION, NAV_HOVER, NAV_REFERENCES
 from codenav.tools.status import MAP_REBUILD, MAP_STATUS
 
 __all__ = ["README_BEGIN", "README_END", "TOOLS", "by_name", "input_schema", "render_table"]
 
 TOOLS: tuple[ToolSpec, ...] = (
     MAP_STATUS, MAP_REBUILD, MAP_OVERVIEW, MAP_SEARCH, MAP_OUTLINE, MAP_NODE, MAP_NEIGHBORS,
-    NAV_DEFINITION, NAV_REFERENCES,
+    NAV_DEFINITION, NAV_REFERENCES, NAV_HOVER, NAV_CALL_HIERARCHY, NAV_TYPE_HIERARCHY,
+    NAV_DIAGNOSTICS, NAV_RENAME_PREVIEW,
 )
 
 _BY_NAME = {tool.name: tool for tool in TOOLS}

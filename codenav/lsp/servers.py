@@ -1,0 +1,200 @@
+"""Which language server serves which language: ``servers.toml`` (data), a project's
+overrides, and where commands are found.
+
+A *family* is a set of map languages one server answers for (``typescript`` serves ts, tsx and
+js). Its servers are tried in order; the first whose command is found runs. Commands are
+looked up beside the running Python (a virtualenv's ``bin``), in codenav's own server cache
+(``codenav servers install`` puts pip and npm packages there), then on ``PATH``.
+
+Overrides, from ``ROOT/.codenav/config.toml`` (``[lsp.<family>]``) or ``pyproject.toml``
+(``[tool.codenav.lsp.<family>]``), the first one found winning: ``enabled = false`` never
+starts a server; ``command = [...]`` runs exactly that; ``settings`` replaces the answers to
+``workspace/configuration``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = ["Family", "ServerSpec", "cache_dir", "families", "family_of", "find_command",
+           "install", "language_id", "search_path"]
+
+_TABLE = Path(__file__).with_name("servers.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSpec:
+    name: str
+    command: tuple[str, ...]
+    install: str
+    packages: tuple[str, ...] = ()
+    settings: dict[str, Any] | None = None
+    initialization_options: dict[str, Any] | None = None
+    ready_log: str | None = None  # a logMessage saying the workspace is loaded
+    ready_progress: str | None = None  # the title of the $/progress that loads it
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    name: str
+    languages: tuple[str, ...]
+    language_ids: dict[str, str]
+    servers: tuple[ServerSpec, ...]
+    enabled: bool = True
+    overridden: bool = field(default=False, compare=False)
+
+    @property
+    def install_hint(self) -> str:
+        first = self.servers[0] if self.servers else None
+        if first is None:
+            return "no language server is known for this language"
+        cached = (f"; or `codenav servers install {self.name}` into codenav's cache"
+                  if first.packages else "")
+        return f"Install {first.name}: `{first.install}`{cached}."
+
+
+def _spec(row: dict[str, Any]) -> ServerSpec:
+    return ServerSpec(
+        name=str(row["name"]), command=tuple(row["command"]), install=str(row.get("install", "")),
+        packages=tuple(row.get("packages", ())), settings=row.get("settings"),
+        initialization_options=row.get("initialization_options"),
+        ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"))
+
+
+@cache
+def _defaults() -> dict[str, Family]:
+    table = tomllib.loads(_TABLE.read_text("utf-8"))
+    return {name: Family(name=name, languages=tuple(row["languages"]),
+                         language_ids=dict(row.get("language_ids", {})),
+                         servers=tuple(_spec(s) for s in row.get("servers", ())))
+            for name, row in table.items()}
+
+
+def _overrides(root: Path | None) -> dict[str, Any]:
+    if root is None:
+        return {}
+    for path, keys in ((root / ".codenav" / "config.toml", ("lsp",)),
+                       (root / "pyproject.toml", ("tool", "codenav", "lsp"))):
+        try:
+            data: Any = tomllib.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        for key in keys:
+            data = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            return data
+    return {}
+
+
+def families(root: Path | None = None) -> dict[str, Family]:
+    """Every family, with ``root``'s overrides applied."""
+    out = dict(_defaults())
+    for name, row in _overrides(root).items():
+        if name not in out or not isinstance(row, dict):
+            continue
+        family = out[name]
+        if row.get("enabled") is False:
+            family = replace(family, enabled=False, overridden=True)
+        command = row.get("command")
+        if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+            first = family.servers[0] if family.servers else None
+            custom = ServerSpec(name=str(row.get("name", command[0])), command=tuple(command),
+                                install=first.install if first else "",
+                                settings=first.settings if first else None)
+            family = replace(family, servers=(custom,), overridden=True)
+        settings = row.get("settings")
+        if isinstance(settings, dict):
+            family = replace(family, servers=tuple(replace(s, settings=settings)
+                                                   for s in family.servers), overridden=True)
+        out[name] = family
+    return out
+
+
+def family_of(code: str, table: dict[str, Family] | None = None) -> Family | None:
+    """The family serving map language ``code`` (``py``, ``tsx`` …)."""
+    for family in (table or families()).values():
+        if code in family.languages:
+            return family
+    return None
+
+
+def language_id(family: Family, code: str, path: str = "") -> str:
+    """The LSP languageId of a file: by its extension when the family names one, else by
+    its map language."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    return family.language_ids.get(ext) or family.language_ids.get(code) or code
+
+
+def cache_dir() -> Path:
+    """Where ``codenav servers install`` puts servers (``$CODENAV_CACHE``, else
+    ``~/.cache/codenav``)."""
+    configured = os.environ.get("CODENAV_CACHE")
+    return Path(configured) if configured else Path.home() / ".cache" / "codenav"
+
+
+def search_path() -> list[str]:
+    """Folders searched for server commands, in order."""
+    servers = cache_dir() / "servers"
+    folders = [str(Path(sys.executable).parent), str(servers / "npm" / "node_modules" / ".bin"),
+               str(servers / "pip" / "bin")]
+    return folders + [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+
+
+def find_command(command: tuple[str, ...]) -> list[str] | None:
+    """``command`` with its program resolved to a path, or None when it is not installed."""
+    if not command:
+        return None
+    program = command[0]
+    if os.sep in program:
+        return list(command) if os.access(program, os.X_OK) else None
+    found = shutil.which(program, path=os.pathsep.join(search_path()))
+    return [found, *command[1:]] if found else None
+
+
+def install(name: str, *, quiet: bool = False) -> int:
+    """Install family ``name``'s default server into codenav's cache; the exit status."""
+    family = _defaults().get(name)
+    if family is None or not family.servers:
+        print(f"codenav: no language family {name!r}; known: {', '.join(_defaults())}",
+              file=sys.stderr)
+        return 2
+    spec = family.servers[0]
+    if not spec.packages:
+        print(f"codenav: {spec.name} is not installable by codenav; run: {spec.install}",
+              file=sys.stderr)
+        return 1
+    servers = cache_dir() / "servers"
+    pip = [p.split(":", 1)[1] for p in spec.packages if p.startswith("pip:")]
+    npm = [p.split(":", 1)[1] for p in spec.packages if p.startswith("npm:")]
+    quiet_flag = ["--quiet"] if quiet else []
+    steps: list[list[str]] = []
+    if pip:  # a virtualenv of its own: its scripts then find their packages
+        env = servers / "pip"
+        if not (env / "bin" / "python").exists():
+            steps.append([sys.executable, "-m", "venv", str(env)])
+        steps.append([str(env / "bin" / "python"), "-m", "pip", "install", *quiet_flag, *pip])
+    if npm:
+        npm_bin = shutil.which("npm")
+        if npm_bin is None:
+            print("codenav: npm is needed to install " + spec.name, file=sys.stderr)
+            return 1
+        (servers / "npm").mkdir(parents=True, exist_ok=True)
+        steps.append([npm_bin, "install", "--no-audit", "--no-fund", *(["--silent"] * quiet),
+                      "--prefix", str(servers / "npm"), *npm])
+    for step in steps:
+        status = subprocess.run(step, check=False, stdin=subprocess.DEVNULL).returncode
+        if status != 0:
+            return status
+    return 0

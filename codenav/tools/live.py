@@ -1,0 +1,192 @@
+"""Asking a language server for a nav tool, and falling back to the map (SPEC §4–5).
+
+``source``: ``map`` never asks; ``lsp`` insists (its errors are the answer); ``auto`` asks
+when the server is ready and otherwise answers from the map at once with a warning naming
+why. A server that has not answered anything yet (``warming``) gets a short patience under
+``auto``, so that an agent never waits on a cold server. Positions cross between the map's
+anchors (1-based lines, 1-based UTF-16 columns, repo-relative files) and LSP's (0-based,
+URIs) here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as T
+
+from codenav.errors import LspError, LspTimeout, LspUnavailable
+from codenav.index.languages import by_extension
+from codenav.lsp.pool import DEADLINE, LspPool
+from codenav.store.read import MapReader, Node
+from codenav.tools.common import Located
+from codenav.workspace import Workspace
+
+__all__ = ["FALLBACK_NOTE", "Live", "Target", "ask", "from_range", "location_item", "locations",
+           "target_of"]
+
+WARMING_PATIENCE = 3.0  # seconds `auto` waits on a server that has not answered yet
+FALLBACK_NOTE = "treat as approximate"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where to ask: a repo-relative file, a 1-based line and UTF-16 column, its language."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+
+    def position(self) -> T.Position:
+        return T.Position(line=self.line - 1, character=self.col - 1)
+
+    def text_document(self, uri: str) -> T.TextDocumentPositionParams:
+        return T.TextDocumentPositionParams(text_document=T.TextDocumentIdentifier(uri=uri),
+                                            position=self.position())
+
+
+def target_of(located: Located) -> Target | None:
+    """The position a language server is asked about: the one given, else the node's name."""
+    if located.path is not None and located.line is not None and located.col is not None:
+        path, line, col = located.path, located.line, located.col
+    elif located.node is not None:
+        node = located.node
+        path, line, col = node.path, node.name_line, node.name_col
+    else:
+        return None
+    lang = by_extension(path)
+    return Target(path, line, col, lang.code) if lang is not None else None
+
+
+@dataclass(slots=True)
+class Live:
+    """What asking a server came to: ``answered`` with ``result``, or ``notes`` saying why
+    the map answers instead."""
+
+    answered: bool
+    result: Any = None
+    notes: list[str] = field(default_factory=list)
+
+
+async def ask(ws: Workspace, target: Target | None, source: str, what: str,
+              call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
+              timeout: float = DEADLINE, capability: str | None = None,
+              wide: bool = False) -> Live:
+    """Run ``call(pool, timeout)`` as ``source`` says. ``lsp`` raises what the server
+    could not do; ``auto`` turns it into a note and the map answers. ``capability`` is the
+    ``ServerCapabilities`` field the request needs (a server without it is not asked).
+    ``wide`` questions span files: ``auto`` does not ask them of a server still loading
+    the workspace (its answer would be partial); their calls pass ``wait_loaded``."""
+    live = await _ask(ws, target, source, what, call, timeout, capability, wide)
+    return live if isinstance(live, Live) else Live(True, live)
+
+
+async def _ask(ws: Workspace, target: Target | None, source: str, what: str,
+               call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
+               timeout: float, capability: str | None, wide: bool) -> Any:
+    if source == "map":
+        return Live(False)
+    if target is None:
+        if source == "lsp":
+            raise LspUnavailable(f"no file position to ask a language server about for {what}")
+        return Live(False)
+    pool = ws.pool
+    if pool is None:
+        if source == "lsp":
+            raise LspUnavailable("language servers are off (--lsp off)",
+                                 hint="Restart codenav with --lsp auto, or pass source:'map'.")
+        return Live(False, notes=[f"{what} from the map (language servers are off) — "
+                                  f"{FALLBACK_NOTE}"])
+    state = pool.state(target.code)
+    family = pool.family(target.code)
+    server = family.servers[0].name if family and family.servers else "a language server"
+    if source == "auto":
+        if state == "idle" and not ws.lsp_background:
+            return Live(False, notes=[f"{what} from the map (source:'lsp' starts {server}) — "
+                                      f"{FALLBACK_NOTE}"])
+        if state in ("idle", "starting"):
+            pool.ensure(target.code, target.path)
+            return Live(False, notes=[f"{what} from the map: {server} is starting — "
+                                      f"{FALLBACK_NOTE}"])
+        if state in ("not_installed", "disabled", "failed", "none"):
+            reason = {"not_installed": f"{server} is not installed ({family.install_hint})"
+                      if family else "no server is installed",
+                      "disabled": f"{server} is disabled by configuration",
+                      "failed": f"{server} crashed repeatedly and is disabled",
+                      "none": "no language server serves this language"}[state]
+            return Live(False, notes=[f"{what} from the map: {reason} — {FALLBACK_NOTE}"])
+        if state == "warming" and wide:
+            return Live(False, notes=[f"{what} from the map: {server} is still loading the "
+                                      f"workspace — {FALLBACK_NOTE}"])
+        if state == "warming":
+            timeout = min(timeout, WARMING_PATIENCE)
+    try:
+        if capability is not None and state in ("warming", "ready") and \
+                pool.supports(target.code, capability) is False:
+            raise LspUnavailable(f"{server} does not provide {what}", language=target.code,
+                                 hint="Pass source:'map' for the map's answer.")
+        return await pool.run(call(pool, timeout))
+    except LspError as exc:
+        if source == "lsp":
+            raise
+        why = ("it is still warming up" if state == "warming" and isinstance(exc, LspTimeout)
+               else exc.message)
+        return Live(False, notes=[f"{what} from the map: {why} — {FALLBACK_NOTE}"])
+
+
+def _path_of(uri: str, root: Path) -> tuple[str, bool]:
+    """(repo-relative path, True) for a file under root; (absolute path, False) otherwise."""
+    parsed = urlparse(uri)
+    absolute = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(uri)
+    try:
+        return absolute.resolve().relative_to(root).as_posix(), True
+    except ValueError:
+        return str(absolute), False
+
+
+def from_range(uri: str, rng: T.Range, root: Path) -> tuple[str, bool, int, int, int, int]:
+    """(path, inside root, line, col, end line, end col) in the map's convention."""
+    path, inside = _path_of(uri, root)
+    return (path, inside, rng.start.line + 1, rng.start.character + 1, rng.end.line + 1,
+            rng.end.character + 1)
+
+
+def location_item(reader: MapReader, ws: Workspace, uri: str, rng: T.Range,
+                  node_cache: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An LSP location as an anchor, with the map's node id when a definition's name is
+    there; files outside the root are marked ``external``."""
+    path, inside, line, col, end_line, _ = from_range(uri, rng, ws.root)
+    item: dict[str, Any] = {"file": path, "line": line, "col": col}
+    if end_line != line:
+        item["endLine"] = end_line
+    if not inside:
+        item["external"] = True
+        return item
+    stats = node_cache if node_cache is not None else {}
+    if path not in stats:
+        stats[path] = reader.file(path)
+    stat = stats[path]
+    if stat is not None:
+        node: Node | None = reader.def_at(stat.id, line, col)
+        if node is not None and node.name_line == line:
+            item["id"] = node.nid
+            item["kind"] = node.kind
+    return item
+
+
+def locations(result: Any) -> list[tuple[str, T.Range]]:
+    """(uri, range) of a definition/references result in any of its LSP shapes."""
+    if result is None:
+        return []
+    items = result if isinstance(result, (list, tuple)) else [result]
+    out = []
+    for item in items:
+        if isinstance(item, T.Location):
+            out.append((item.uri, item.range))
+        elif isinstance(item, T.LocationLink):
+            out.append((item.target_uri, item.target_selection_range))
+    return out
