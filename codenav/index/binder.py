@@ -16,6 +16,7 @@ calling the class before it; ``key|key`` tries each in turn):
   ``F:<path>``      names a file sees without binding them (``free_names``: star imports,
                     its package, the whole tree)
   ``Q:<qualified>`` a namespace: its members are the nodes named ``<qualified>.<member>``
+                    (``Q:<qualified>@<lang code>``: only nodes of that language)
   ``A:``            any class member of that name (the receiver's type is unknown)
 """
 
@@ -45,6 +46,8 @@ def extend_key(key: str, names: list[str]) -> str:
     """``key`` followed by member ``names``."""
     if not names:
         return key
+    if "|" in key:  # alternatives: each one followed by the members
+        return "|".join(extend_key(alternative, names) for alternative in key.split("|"))
     joiner = "." if "::" in key else "::"
     return key + joiner + ".".join(names)
 
@@ -97,11 +100,14 @@ class Binder:
         self._by_span = {(s.start, s.end): i for i, s in enumerate(self.scopes)}
         self._members: dict[tuple[int, str], int] = {}
         for i, d in enumerate(defs):
-            if not self._names_its_class(i):
-                self._members.setdefault((d.parent, d.name), i)
+            if not self._names_its_class(i) and (
+                    d.parent < 0 or d.qname == f"{defs[d.parent].qname}.{d.name}"):
+                self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in namespace ns
         self.star = False
+        self._namespace_spans: list[tuple[int, int, int]] | None = None  # (start, end, def)
         self._first_local: dict[int, tuple[int, str]] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
+        self._owner_qnames: dict[int, str] = {}  # method scope -> that container's qname
         keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
         # Words naming the method's own instance (``this``; PHP's ``self::``, ``static::``).
         self._keywords = frozenset((keyword, *lang.receiver_aliases)) if keyword else frozenset()
@@ -171,6 +177,9 @@ class Binder:
         if owner_key is not None:
             container = -1
             self._owner_keys[scope] = owner_key
+            d = self.defs[method]
+            if self.lang.namespaces and d.qname.endswith(f".{d.name}"):
+                self._owner_qnames[scope] = d.qname[: -len(d.name) - 1]  # ns.Foo of ns::Foo::bar
         if self.lang.receiver != "first_parameter":
             self.scopes[scope].receiver = (self.lang.receiver, container)
             return
@@ -194,8 +203,11 @@ class Binder:
         head, *rest = typed.split(".")
         binding, where = self._lookup(head, scope)
         if binding is not None and binding[0] == "def" and binding[1] == index:
-            return
-        found, key = self._base(binding, where, head, rest)  # unbound: where free names are
+            binding = None  # ``Customer Customer { get; }``: the type, not the member itself
+        if binding is None:  # where free names are, as a type (not the member it types)
+            found, key = self._free(scope, head, rest, types=True)
+        else:
+            found, key = self._base(binding, where, head, rest)
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
 
@@ -233,7 +245,7 @@ class Binder:
                 if self.defs[current].kind in self.lang.containers:
                     continue
                 if current not in self.types:  # a function with no return annotation
-                    return -1, f"A::{chain[-1]}" if depth + 1 < len(chain) else None
+                    return -1, self._any(chain[-1]) if depth + 1 < len(chain) else None
                 typed, key = self.types[current]  # what the annotated function returns
                 if typed < 0:
                     return -1, extend_key(key, chain[depth + 1 :]) if key else None
@@ -296,33 +308,96 @@ class Binder:
 
         return scope
 
-    def resolve_in(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
-        """``resolve`` in a known scope, memoised (a file asks about ``self`` a lot)."""
+    def resolve_in(self, scope: int, name: str, qualifier: str | None,
+                   types: bool = False) -> tuple[int, str | None]:
+        """``resolve`` in a known scope, memoised (a file asks about ``self`` a lot).
+        ``types``: the name is in a type position (a ``type`` reference), so it means a
+        type, never a field or method of the same name (C# ``Customer Customer { get; }``)."""
+        if types and qualifier is None:
+            qualifier = "\0type"  # memoised apart
         memo_key = (scope, name, qualifier)
         found = self._memo.get(memo_key)
         if found is None:
-            found = self._memo[memo_key] = self._resolve(scope, name, qualifier)
+            found = self._memo[memo_key] = (self._resolve_type(scope, name)
+                                            if qualifier == "\0type"
+                                            else self._resolve(scope, name, qualifier))
         return found
 
-    def _free(self, scope: int, name: str, chain: list[str]) -> tuple[int, str | None]:
+    def _is_type(self, index: int) -> bool:
+        return self.defs[index].kind in self.lang.containers or self.defs[index].kind == "type"
+
+    def _resolve_type(self, scope: int, name: str) -> tuple[int, str | None]:
+        """A bare name meaning a type: a binding that is no type is passed over, and so is a
+        member of the enclosing class that is no type (or is found only in its bases)."""
+        binding, where = self._lookup(name, scope)
+        if binding is not None and not (binding[0] == "def" and isinstance(binding[1], int)
+                                        and not self._is_type(binding[1])):
+            return self._base(binding, where, name, [])
+        return self._free(scope, name, [], types=True)
+
+    def _free(self, scope: int, name: str, chain: list[str],
+              types: bool = False) -> tuple[int, str | None]:
         """A name bound nowhere in the file: a member of the enclosing class (languages with
         implicit members), else where ``free_names`` says to look, else unknown."""
         steps = self.lang.free_names
         free = None
         if steps and (self.star or steps != ("stars",)):
             free = extend_key(f"F:{self.path}", [name, *chain])
-        if self.lang.implicit_members:
-            method = self._method_scope(scope)
-            if method >= 0:
-                found, key = self._of_receiver(method, [name, *chain])
-                if found >= 0:
-                    return found, None
-                outer = self._enclosing_member(method, name, chain)
-                if outer is not None:
-                    return outer
-                if key is not None:  # inherited, or not a member at all: try both
-                    return -1, f"{key}|{free}" if free else key
+        method = self._method_scope(scope) if self.lang.implicit_members else -1
+        if "lexical" in steps and (name[:1].isupper() or self.lang.namespaces):
+            # a constant or class name (any name, with `namespaces`): in the namespaces
+            # around, wherever they are (re)opened
+            lexical = self._lexical_keys(method, name, chain, scope, types)
+            free = "|".join([*lexical, free] if free else lexical) or None
+        if method >= 0:
+            found, key = self._of_receiver(method, [name, *chain])
+            if found >= 0 and (not types or self._is_type(found)):
+                return found, None
+            outer = self._enclosing_member(method, name, chain)
+            if outer is not None and (not types or (outer[0] >= 0 and self._is_type(outer[0]))):
+                return outer
+            if key is not None and not types:  # inherited, or not a member at all: try both
+                return -1, f"{key}|{free}" if free else key
         return -1, free
+
+    def _lexical_keys(self, method: int, name: str, chain: list[str],
+                      scope: int = 0, types: bool = False) -> list[str]:
+        """``Q:`` keys of ``name`` as a member of each container or namespace around the
+        method or ``scope`` (the innermost first), then of ``name.chain`` as a qualified name
+        from the top."""
+        keys, code = [], self.lang.code
+        receiver = self.scopes[method].receiver if method >= 0 else None
+        current = receiver[1] if receiver is not None and receiver[1] >= 0 \
+            else self._namespace_around(scope)
+        around = self.lang.containers | self.lang.namespaces
+        if current < 0 and method in self._owner_qnames:  # `ns::Foo::bar() {}`: Foo, then ns
+            parts = self._owner_qnames[method].split(".")
+            keys += [extend_key(f"Q:{'.'.join(parts[:end])}@{code}", [name, *chain])
+                     for end in range(len(parts), 0, -1)
+                     if not types or end < len(parts)]
+        around = self.lang.containers | self.lang.namespaces
+        while current >= 0 and self.defs[current].kind in around:
+            if not types or self.defs[current].kind in self.lang.namespaces:  # types: no
+                # member of a class (a property named like its type), only of a namespace
+                keys.append(extend_key(f"Q:{self.defs[current].qname}@{code}", [name, *chain]))
+            current = self.defs[current].parent
+        if chain:
+            keys.append(extend_key(f"Q:{name}@{code}", chain))
+        return keys
+
+    def _namespace_around(self, scope: int) -> int:
+        """The innermost definition of one of the language's ``namespaces`` kinds whose span
+        holds ``scope`` (C++ ``namespace ns { … }``), or -1."""
+        if not self.lang.namespaces or scope <= 0:
+            return -1
+        if self._namespace_spans is None:
+            self._namespace_spans = [(d.start_byte, d.end_byte, i) for i, d in
+                                     enumerate(self.defs) if d.kind in self.lang.namespaces]
+        start, found, found_start = self.scopes[scope].start, -1, -1
+        for ns_start, ns_end, i in self._namespace_spans:
+            if ns_start <= start < ns_end and ns_start >= found_start:
+                found, found_start = i, ns_start
+        return found
 
     def _enclosing_member(self, method: int, name: str,
                           chain: list[str]) -> tuple[int, str | None] | None:
@@ -336,6 +411,26 @@ class Binder:
                 return self._member_chain(current, [name, *chain])
             current = self.defs[current].parent
         return None
+
+    def _member_before(self, scope: int, where: int, name: str) -> tuple[int, str | None] | None:
+        """With implicit members, a member of the method's class (or of a class around it)
+        hides a name bound outside the method (C# ``Address = new Address()`` in a class
+        with an ``Address`` property); None when ``name`` is bound inside the method."""
+        method = self._method_scope(scope)
+        if method < 0:
+            return None
+        current = scope
+        while current != method:
+            if current == where:
+                return None  # a local of the method
+            current = self.scopes[current].parent
+        receiver = self.scopes[method].receiver
+        if where == method or receiver is None or receiver[1] < 0:
+            return None
+        own = self._members.get((receiver[1], name))
+        if own is not None:
+            return own, None
+        return self._enclosing_member(method, name, [])
 
     def _method_scope(self, scope: int) -> int:
         """The innermost enclosing scope of a method (one with a receiver), or -1."""
@@ -359,10 +454,17 @@ class Binder:
 
     def _resolve(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
         if qualifier is None:
+            if name in self.lang.receiver_aliases:  # PHP `new static`: the class itself
+                container = self._container_of(scope)
+                return (container, None) if container >= 0 else (-1, None)
             binding, where = self._lookup(name, scope)
+            if binding is not None and self.lang.implicit_members:
+                member = self._member_before(scope, where, name)
+                if member is not None:
+                    return member
             return self._base(binding, where, name, [])
         if qualifier == "*":
-            return -1, f"A::{name}"
+            return -1, self._any(name)
         if qualifier == self.lang.super_call and self.lang.super_call:
             container = self._container_of(scope)
             return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None
@@ -376,12 +478,17 @@ class Binder:
             method = self._method_scope(scope)
             if method >= 0:
                 return self._of_receiver(method, [*rest, name])
-            return -1, f"A::{name}"
+            return -1, self._any(name)
         binding, where = self._lookup(head, scope)
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":
-            return -1, f"A::{name}"  # a receiver of unknown type
+            return -1, self._any(name)  # a receiver of unknown type
         return max(found, -1), key
+
+    def _any(self, name: str) -> str | None:
+        """"Any class member called ``name``", for a receiver of unknown type — unless the
+        language says such guesses mislead (``guess_members = false``)."""
+        return f"A::{name}" if self.lang.guess_members else None
 
     def _container_of(self, scope: int) -> int:
         method = self._method_scope(scope)

@@ -37,13 +37,26 @@ _REF_PRIORITY = {
     "import": 6,
 }
 _DEFAULT_PRIORITY = 2
+
+
+def _priority(kind: str) -> int:
+    """A reference kind's rank; ``type`` (a name in a type position) and ``<kind>.type``
+    (``call.type``: ``new Foo()``) rank just above the kind they refine."""
+    if kind == "type":
+        return 1
+    if kind.endswith(".type"):
+        return 2 * _REF_PRIORITY.get(kind[:-5], _DEFAULT_PRIORITY) + 1
+    return 2 * _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
 _MAX_SIGNATURE = 200
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
-# A receiver that is one call of a dotted name: ``Base(1, f(x))`` -> ``Base()``.
-_CALLED = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
+# A receiver that is one call of a dotted name: ``Base(1, f(x))`` -> ``Base()``; so is
+# ``new Base(1)`` (Java, C#, JavaScript …).
+_CALLED = re.compile(
+    r"(?:new\s+)?([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
+_CALLABLE = frozenset({"function", "method", "constructor"})
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
 # XML documentation tags around a summary (C# ``/// <summary>…</summary>``).
@@ -90,6 +103,7 @@ class _Captures:
     locals: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, type node)
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
+    owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
     doc: Any = None
 
 
@@ -113,7 +127,7 @@ class _Roles:
                 return ("def", name[len("name.definition.") :], name, 0)
             if name.startswith("name.reference."):
                 kind = name[len("name.reference.") :]
-                return ("ref", kind, name, _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY))
+                return ("ref", kind, name, _priority(kind))
         for name in ("import", "export.name", "doc.module", "local.scope", "local.scope.hidden",
                      "local.definition", "local.global", "local.nonlocal"):
             if name in caps:
@@ -169,7 +183,8 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     out.defs = kept
     out.doc = _doc_line(_text(caps.doc, data)) if caps.doc is not None else None
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
-                             binder=binder, import_keys=import_keys, index=index, data=data)
+                             binder=binder, import_keys=import_keys, index=index, data=data,
+                             owned=_owned_scopes(lang, kept, caps.owned, data))
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
     out.surface = _surface(kept, out.imports, out.refs)
@@ -197,7 +212,7 @@ def _capture(lang: Language, compiled: Queries, root: Any,
     for name, nodes in flat.items():
         if name.startswith("name.reference."):
             kind = name[len("name.reference.") :]
-            priority = _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
+            priority = _priority(kind)
             for node in nodes:
                 key = node.start_byte
                 seen = refs.get(key)
@@ -227,6 +242,14 @@ def _capture(lang: Language, compiled: Queries, root: Any,
         elif what == "export.name":
             alias = found.get("export.alias")
             caps.exports.append((found["export.name"][0], alias[0] if alias else None))
+        elif what == "ref":  # a reference made for a type (Rust `impl Trait for Type`)
+            node = found[role[2]][0]
+            seen = caps.refs.get(node.start_byte)
+            if seen is None or role[3] >= seen[0]:
+                caps.refs[node.start_byte] = (role[3], role[1], node)
+            owner = found.get("reference.owner")
+            if owner:
+                caps.owned[node.start_byte] = owner[0]
     return caps
 
 
@@ -306,6 +329,8 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         parent_def = kept[parent] if parent >= 0 else None
         kind = cap.kind
         name = _text(cap.name, data)
+        sigil = len(lang.sigil) if lang.sigil and name.startswith(lang.sigil) else 0
+        name = name[sigil:]  # Ruby's `attr_reader :name` declares `name`
         if kind == "attribute":
             owner = _attribute_owner(lang, kept, captured, parent, cap, data, receivers)
             if owner < 0 or (owner, name) in seen_vars or \
@@ -325,8 +350,11 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
             kind = "method"
         if cap.owner is not None:  # declared outside its type: parent fixed below
             kind = "method" if kind == "function" else kind
-            parent, parent_def = -1, None
-            qname = f"{_text(cap.owner, data)}.{name}"
+            qname = f"{_owner_text(lang, cap.owner, data)}.{name}"
+            if parent_def is not None and parent_def.kind in lang.namespaces:
+                qname = f"{parent_def.qname}.{qname}"  # in the namespace it is written in
+            else:
+                parent, parent_def = -1, None
         else:
             qname = f"{parent_def.qname}.{name}" if parent_def is not None else name
         count = key_counts.get(qname, 0) + 1
@@ -335,7 +363,7 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         srow, scol = outer.start_point
         erow, ecol = outer.end_point
         nrow, ncol = name_node.start_point
-        name_col = index.col(nrow, ncol)
+        name_col = index.col(nrow, ncol + sigil)
         doc = (_doc_line(_text(cap.doc, data)) if cap.doc is not None
                else _comment_doc(lang, outer, data))
         new_index[i] = len(kept)
@@ -363,11 +391,23 @@ def _attach_to_owners(lang: Language, kept: list[Definition], captured: list[_De
     for i, d in enumerate(kept):
         if d.parent < 0 and d.kind in lang.containers:
             types.setdefault(d.name, i)
+    spaces: dict[str, int] = {}
+    if lang.namespaces:  # ns::Foo::bar, or Foo::bar written in namespace ns
+        for i, d in enumerate(kept):
+            if d.kind in lang.containers:
+                types.setdefault(d.qname, i)
+            elif d.kind in lang.namespaces:
+                spaces.setdefault(d.qname, i)
     for i, cap in enumerate(captured):
         if cap.owner is not None:
-            container = types.get(_text(cap.owner, data))
+            owner = kept[i].qname[: -len(kept[i].name) - 1]
+            container = types.get(owner, types.get(_owner_text(lang, cap.owner, data)))
             if container is not None:
                 kept[i] = kept[i]._replace(parent=container)
+            elif lang.namespaces and kept[i].kind == "method" and \
+                    cap.kind == "function" and owner in spaces:
+                # `void ns::f() {}`: a function of a namespace this file opens
+                kept[i] = kept[i]._replace(parent=spaces[owner], kind="function")
 
 
 def _attribute_owner(lang: Language, kept: list[Definition], captured: list[_DefCapture],
@@ -423,18 +463,25 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
     for found in caps.imports:
         _bind_import(binder, found, data, path, import_keys)
     containers = binder.lang.containers
+    keyword = binder.lang.receiver not in ("", "first_parameter")
     for i, (d, cap) in enumerate(zip(defs, captured, strict=True)):
         body = cap.inner.child_by_field_name("body")
-        if body is None:
+        if body is None and not keyword:
             continue
         span = (cap.inner.start_byte, cap.inner.end_byte)
         if d.parent >= 0 and defs[d.parent].kind in containers:
-            binder.set_receiver(i, span, body.start_byte)
-        elif cap.owner is not None:  # its type is declared in another file (of the package,
-            # or imported: Rust's `impl Display for User` after `use crate::models::User`)
-            found, owner = binder.resolve(_text(cap.owner, data), cap.outer.start_byte, None)
-            if found >= 0:
-                owner = f"N:{node_id(binder.lang.code, path, defs[found].key)}"
+            # `this` needs no body to start after: a C# property's accessors see it too
+            binder.set_receiver(i, span, body.start_byte if body is not None else span[1])
+        elif cap.owner is not None and body is not None:
+            # its type is declared in another file (of the package, or imported: Rust's
+            # `impl Display for User` after `use crate::models::User`)
+            written = _owner_text(binder.lang, cap.owner, data)
+            qualifier, _, last = written.rpartition(".")
+            declared, owner = binder.resolve(last, cap.outer.start_byte, qualifier or None)
+            if declared >= 0:
+                owner = f"N:{node_id(binder.lang.code, path, defs[declared].key)}"
+            elif d.parent >= 0 and defs[d.parent].kind in binder.lang.namespaces:
+                owner = f"Q:{defs[d.parent].qname}@{binder.lang.code}::{written}"  # in ns
             binder.set_receiver(i, span, body.start_byte, owner_key=owner)
     return import_keys
 
@@ -567,9 +614,11 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
 
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any]],
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
-                  index: LineIndex, data: bytes) -> list[RefRow]:
+                  index: LineIndex, data: bytes, owned: dict[int, int] | None = None
+                  ) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
-    resolves to. ``name_starts`` are the start bytes of the nodes' own names.
+    resolves to. ``name_starts`` are the start bytes of the nodes' own names; ``owned``
+    gives references made for a type of the file (``@reference.owner``) that type as scope.
 
     The hot loop of indexing: one pass in document order, with the innermost enclosing
     definition tracked by a stack.
@@ -580,7 +629,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     pop = specific.pop
     for node in identifiers:
         start = node.start_byte
-        if start in name_starts:
+        if start in name_starts or node.end_byte == start:  # a name, or one the parser made up
             continue
         found = pop(start, None)
         append_item((start, node, "name" if found is None else found[1]))
@@ -602,18 +651,24 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     scope_at = binder.sweep()
     super_call = binder.lang.super_call
     receivers = dict(binder.lang.receivers)
+    methods: dict[tuple[int, str], int] = {}
+    for i, d in enumerate(defs):
+        if d.kind in _CALLABLE and d.parent >= 0:
+            methods.setdefault((d.parent, d.name), i)
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
-    for start, node, kind in items:
+    for start, node, captured_kind in items:
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
         qualifier = None
+        # ``type`` / ``<kind>.type``: the name means a type (``call.type`` is stored as ``call``)
+        types = captured_kind == "type" or captured_kind.endswith(".type")
+        kind = captured_kind[:-5] if types and captured_kind != "type" else captured_kind
         if kind != "name" and receivers:
             parent = node.parent
             field_name = receivers.get(parent.type) if parent is not None else None
-            target_node = _receiver_node(node, parent, field_name) if field_name else None
-            if target_node is not None and target_node.start_byte != start:
-                qualifier = data[target_node.start_byte : target_node.end_byte].decode(
-                    "utf-8", "replace")
+            span = _receiver_span(node, parent, field_name) if field_name else None
+            if span is not None:
+                qualifier = data[span[0] : span[1]].decode("utf-8", "replace")
                 if rewrite:
                     qualifier = _dotted(binder.lang, qualifier)
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
@@ -624,9 +679,12 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:
-            target, key = resolve(scope_at(start), name, qualifier)
+            target, key = resolve(scope_at(start), name, qualifier, types)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
+            if kind == "call" and target >= 0 and defs[target].kind not in _CALLABLE:
+                # a field and a method of one name (Java): the call means the method
+                target = methods.get((defs[target].parent, defs[target].name), target)
         while position < count and starts[position] <= start:
             while stack and ends[stack[-1]] <= starts[position]:
                 stack.pop()
@@ -636,8 +694,64 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             stack.pop()
         row, byte_col = node.start_point
         col = byte_col + 1 if ascii_text else col_of(row, byte_col)
-        append((name, kind, row + 1, col, stack[-1] if stack else -1, qualifier, target, key))
+        scope = stack[-1] if stack else -1
+        if owned and start in owned:
+            scope = owned[start]
+        append((name, kind, row + 1, col, scope, qualifier, target, key))
     return rows
+
+
+def _owned_scopes(lang: Language, defs: list[Definition], owned: dict[int, Any],
+                  data: bytes) -> dict[int, int]:
+    """Reference start -> the top-level container its @reference.owner names in this file."""
+    if not owned:
+        return {}
+    types: dict[str, int] = {}
+    for i, d in enumerate(defs):
+        if d.parent < 0 and d.kind in lang.containers:
+            types.setdefault(d.name, i)
+    return {start: types[name] for start, node in owned.items()
+            if (name := _text(node, data)) in types}
+
+
+def _chain_top(node: Any) -> Any:
+    """The outermost of a chain of right-nested nodes of ``node``'s type (C++ ``a::b::C``
+    nests as ``a::(b::C)``): the node the whole qualified name starts with."""
+    top = node
+    while (top.parent is not None and top.parent.type == node.type
+           and top.parent.start_byte < top.start_byte):
+        top = top.parent
+    return top
+
+
+def _receiver_span(node: Any, parent: Any, field_name: str) -> tuple[int, int] | None:
+    """Bytes of the receiver of member ``node``: its receiver node, widened to the start of a
+    right-nested chain (``a::b`` for ``C`` in ``a::b::C``); for the receiver part of an inner
+    link of such a chain (``b``), the chain before it (``a``)."""
+    target = _receiver_node(node, parent, field_name)
+    if target is None:
+        return None
+    if target.start_byte == node.start_byte:
+        grand = parent.parent
+        if field_name.startswith(("^", "-")) or grand is None or grand.type != parent.type \
+                or grand.start_byte >= parent.start_byte:
+            return None
+        return _receiver_span(parent, grand, field_name)
+    holder = parent.parent if field_name.startswith("^") else parent  # owns the receiver
+    # min: a receiver outside the parent (``^field``) starts before it
+    return min(_chain_top(holder).start_byte, target.start_byte), target.end_byte
+
+
+def _owner_text(lang: Language, owner: Any, data: bytes) -> str:
+    """The type an out-of-type definition names, whole when it ends a right-nested chain
+    (``ns::Foo`` of ``ns::Foo::bar``), with the language's separators read as ``.``."""
+    parent = owner.parent
+    start = owner.start_byte
+    if parent is not None:
+        top = _chain_top(parent)
+        if top is not parent:
+            start = top.start_byte
+    return _dotted(lang, data[start : owner.end_byte].decode("utf-8", "replace"))
 
 
 def _receiver_node(node: Any, parent: Any, field_name: str) -> Any:

@@ -46,7 +46,9 @@ class Language:
     separators: tuple[str, ...] = ()  # member separators besides "." (``->``, ``::``)
     sigil: str = ""  # a variable name's prefix dropped in receivers and types (PHP ``$``)
     attributes: frozenset[str] = frozenset()  # between a doc comment and its item (Rust ``#[…]``)
+    guess_members: bool = True  # an unknown receiver's member: the one member of that name
     include: tuple[str, ...] = ()  # languages whose tags.scm come before this one's
+    namespaces: frozenset[str] = frozenset()  # kinds reopened across files (C++ namespace)
 
     @property
     def tags_path(self) -> Path:
@@ -93,10 +95,12 @@ def languages() -> tuple[Language, ...]:
             free_names=tuple(row.get("free_names", ())),
             implicit_members=bool(row.get("implicit_members", False)),
             include=tuple(row.get("include", ())),
+            namespaces=frozenset(row.get("namespaces", ())),
             receiver_aliases=tuple(row.get("receiver_aliases", ())),
             separators=tuple(row.get("separators", ())),
             sigil=row.get("sigil", ""),
             attributes=frozenset(row.get("attributes", ())),
+            guess_members=bool(row.get("guess_members", True)),
         )
         for name, row in table.items()
     )

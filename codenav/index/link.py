@@ -55,6 +55,8 @@ class Linker:
         self._unique_systems = list(by_name.values())
         self._containers = {code: (lang.containers if (lang := by_code(code)) else frozenset())
                             for code in paths_by_lang}
+        self._namespaces = {code: (lang.namespaces if (lang := by_code(code)) else frozenset())
+                            for code in paths_by_lang}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         if preload:
@@ -233,17 +235,32 @@ class Linker:
                     if own:
                         found = own[0]
                         break
-            elif step == "global":
-                candidates = self.top_level(name)
+            elif step == "global":  # of the file's own language family (C and C++)
+                family = lang.modules or lang.code
+                candidates = [c for c in self.top_level(name) if self._family_of(c) == family
+                              and self.qname(c) == name]  # not a method declared outside
                 found = candidates[0] if len(candidates) == 1 else None
             if found is not None:
                 return found
         return None
 
-    def _qualified(self, qname: str) -> int | None:
-        """The node whose qualified name is ``qname`` (namespaces span files)."""
+    def _qualified(self, qname: str, code: str = "") -> int | None:
+        """The node whose qualified name is ``qname`` (namespaces span files), in a file of
+        language ``code`` when given."""
         found = self.by_qname(qname)
+        if code:
+            found = [node for node in found if self._lang_of(node) == code]
         return found[0] if found else None
+
+    def _family_of(self, node: int) -> str:
+        """The module system of the language of ``node``'s file (else that language)."""
+        code = self._lang_of(node)
+        lang = by_code(code)
+        return (lang.modules or lang.code) if lang is not None else code
+
+    def _lang_of(self, node: int) -> str:
+        """The language code of the file holding ``node``."""
+        return str(self._file_lang.get(self._path_of(file_node(node >> NODE_BITS)) or "", ""))
 
     def _path_of(self, module_node: int) -> str | None:
         if not hasattr(self, "_paths_by_node"):
@@ -293,9 +310,13 @@ class Linker:
             node = self._free(rest, names[0])
             names = names[1:]
         elif kind == "Q":
-            if not names:
-                return None
-            node = self._qualified(f"{rest}.{names[0]}")
+            rest, _, code = rest.partition("@")  # Q:<qualified>@<lang>: of that language only
+            if not names:  # the namespace itself (C++ `using a::b::C;` names a.b.C)
+                return self._qualified(rest, code) if rest else None
+            node = self._qualified(f"{rest}.{names[0]}", code)
+            if node is None and rest:  # a member the named node inherits (`a.C` of a.B)
+                named = self._qualified(rest, code)
+                node = self.member(named, names[0]) if named is not None else None
             names = names[1:]
         elif kind == "A":
             candidates = self.members_named(names[0]) if names else []
@@ -309,7 +330,7 @@ class Linker:
             found = self.member(node, name)
             if found is None and name == "()" and depth + 1 < len(names):
                 # What the call returns is unknown: any member with the final name.
-                return self.resolve(f"A::{names[-1]}")
+                return self.resolve(f"A::{names[-1]}") if self._guesses(node) else None
             node = found
         return node
 
@@ -339,6 +360,9 @@ class Linker:
             return self._in_module(node, name)
         if kind is not None and self._is_container(node, kind):
             return self._in_class(node, name, set())
+        if kind is not None and self._is_namespace(node, kind):  # reopened in many files
+            qname = self.qname(node)
+            return self._qualified(f"{qname}.{name}") if qname else None
         type_key = self.type_of(node)
         if type_key is not None:
             cls = self.resolve(type_key)
@@ -346,10 +370,21 @@ class Linker:
                 return self.member(cls, name)
         return None
 
+    def _guesses(self, node: int) -> bool:
+        """Whether the language of ``node``'s file guesses members of unknown receivers."""
+        path = self._path_of(file_node(node >> NODE_BITS))
+        lang = by_code(self._file_lang.get(path or "", ""))
+        return lang.guess_members if lang is not None else True
+
     def _is_container(self, node: int, kind: str) -> bool:
         path = self._path_of(file_node(node >> NODE_BITS))
         lang = self._file_lang.get(path or "")
         return kind in self._containers.get(lang or "", ())
+
+    def _is_namespace(self, node: int, kind: str) -> bool:
+        path = self._path_of(file_node(node >> NODE_BITS))
+        lang = self._file_lang.get(path or "")
+        return kind in self._namespaces.get(lang or "", ())
 
     def _in_module(self, module_node: int, name: str) -> int | None:
         files = self._package_files.get(module_node, [module_node])
@@ -404,10 +439,8 @@ class Linker:
         qname = self.qname(cls)
         if not qname or "." in qname:
             return None
-        wanted = f"{qname}.{name}"
-        for node in self.top_level(name):
-            if node >> NODE_BITS in files and node >> NODE_BITS != cls >> NODE_BITS and \
-                    self.qname(node) == wanted:
+        for node in self.by_qname(f"{qname}.{name}"):
+            if node >> NODE_BITS in files and node >> NODE_BITS != cls >> NODE_BITS:
                 return node
         return None
 

@@ -1,0 +1,133 @@
+"""Rust: a crate's modules are files. A crate root is ``src/lib.rs``, ``src/main.rs``,
+``src/bin/x.rs`` or a file of ``tests/``, ``examples/``, ``benches/``; ``mod x;`` in a module
+is ``x.rs`` or ``x/mod.rs`` beside it (in its folder for a root or a ``mod.rs``, else in the
+folder named like the file).
+
+Keys: ``P:<module's path without .rs>`` — ``use crate::a::b::C`` is ``P:src/a/b::C``;
+``self::``, ``super::`` and a path starting with a plain name (2018 edition: a child module)
+are relative to the importing module. Paths of other crates (``std``, dependencies, the
+package's own library seen from ``tests/``) lead to no file of the tree.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+
+__all__ = ["SYSTEM", "RustModules"]
+
+_OWN_FOLDER = ("lib.rs", "main.rs", "mod.rs")  # modules whose children sit beside them
+_TARGETS = ("tests", "examples", "benches")  # folders whose files are each a crate root
+
+
+def _src_index(parts: list[str]) -> int:
+    """The index of the last ``src`` folder among ``parts``, or -1."""
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] == "src":
+            return i
+    return -1
+
+
+def is_crate_root(path: str) -> bool:
+    """``src/lib.rs``, ``src/main.rs``, ``src/bin/x.rs``, ``tests/x.rs``, ``examples/x.rs`` …"""
+    folder, name = posixpath.split(path)
+    if name in ("lib.rs", "main.rs"):
+        return True
+    parts = folder.split("/") if folder else []
+    src = _src_index(parts)
+    if src >= 0:
+        return src == len(parts) - 2 and parts[-1] == "bin"
+    return bool(parts) and parts[-1] in _TARGETS
+
+
+def module_dir(path: str) -> str:
+    """The folder holding the child modules of file ``path``'s module."""
+    folder, name = posixpath.split(path)
+    if name in _OWN_FOLDER or is_crate_root(path):
+        return folder
+    return path[:-3] if path.endswith(".rs") else path
+
+
+def crate_dir(path: str) -> str | None:
+    """The folder of the crate root of ``path`` (``src``, ``src/bin/<name>``, ``tests`` …);
+    None when the file is under none of them."""
+    folder = posixpath.dirname(path)
+    if is_crate_root(path):
+        return folder
+    parts = folder.split("/") if folder else []
+    src = _src_index(parts)
+    if src >= 0:
+        if len(parts) > src + 2 and parts[src + 1] == "bin":  # src/bin/<name>/…
+            return "/".join(parts[: src + 3])
+        return "/".join(parts[: src + 1])
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in _TARGETS:  # tests/common/mod.rs belongs to the tests' crates
+            return "/".join(parts[: i + 1])
+    return None
+
+
+class RustModules(ModuleSystem):
+    def __init__(self) -> None:
+        self._paths: set[str] = set()
+
+    def module_key(self, path: str, module: str) -> str | None:
+        segments = [s for s in module.split("::") if s]
+        if not segments or not path:
+            return None
+        head = segments[0]
+        folder: str | None
+        if head == "crate":
+            folder, rest = crate_dir(path), segments[1:]
+        elif head in ("self", "super"):
+            folder, rest = module_dir(path), segments
+            while rest and rest[0] in ("self", "super"):
+                if rest[0] == "super":
+                    if not folder or folder == crate_dir(path):
+                        return None  # above the crate root
+                    folder = posixpath.dirname(folder)
+                rest = rest[1:]
+        elif head == "Self" or module.startswith("::"):
+            return None
+        else:  # a child module of this one (or another crate: then nothing in the tree)
+            folder, rest = module_dir(path), segments
+        if folder is None or any(s in ("self", "super", "crate") for s in rest):
+            return None
+        target = "/".join([folder, *rest]) if folder else "/".join(rest)
+        return f"P:{target}" if target else None
+
+    def prefix_keys(self, path: str, module: str) -> list[str]:
+        """One key per identifier of the path (``crate``, ``self`` and ``super`` are not)."""
+        segments = [s for s in module.split("::") if s]
+        keys = []
+        for i, segment in enumerate(segments):
+            if segment in ("crate", "self", "super"):
+                continue
+            key = self.module_key(path, "::".join(segments[: i + 1]))
+            if key is None:
+                break
+            keys.append(key)
+        return keys
+
+    def submodule(self, key: str, name: str) -> str:
+        base = key[2:] if key.startswith("P:") else ""
+        return f"P:{base}/{name}" if base else f"P:{name}"
+
+    def package_key(self, path: str) -> str | None:
+        return f"P:{module_dir(path)}" if path.endswith(".rs") else None
+
+    def index(self, paths: Iterable[str], root_name: str,
+              read: ConfigReader = no_config) -> None:
+        self._paths = {p for p in paths if p.endswith(".rs")}
+
+    def files_for(self, key: str) -> list[str]:
+        if not key.startswith("P:"):
+            return []
+        base = key[2:]
+        candidates = [f"{base}.rs"] + [posixpath.join(base, name) for name in
+                                       ("mod.rs", "lib.rs", "main.rs")]
+        return [c for c in candidates if c in self._paths][:1]
+
+
+SYSTEM = RustModules
