@@ -1,6 +1,6 @@
 """Cold and incremental ``codenav index`` against ctags and a bare tree-sitter parse.
 
-    python -m benchmarks.bench_index [--corpus django] [--repeat 3]
+    python -m benchmarks.bench_index [--corpus django|rxjs] [--repeat 3]
 
 Prints, from one run on the same files: ctags -R (when installed), a bare tree-sitter parse
 (one process, and one worker per CPU), and codenav index --full / incremental, with files/s,
@@ -19,6 +19,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from benchmarks.corpora import CORPORA, fetch, source_files
 
@@ -36,13 +37,18 @@ def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, float,
     return wall, usage.ru_maxrss / 1024, out.decode()
 
 
+# tree-sitter-language-pack grammar per file ending, for the bare parse
+_GRAMMARS: dict[str, Any] = {".py": "python", ".ts": "typescript", ".tsx": "tsx"}
+_CTAGS_LANGUAGES = {"python": "Python", "typescript": "TypeScript"}
+
+
 def _parse_chunk(paths: list[str]) -> int:
     from tree_sitter_language_pack import get_parser
 
-    parser = get_parser("python")
+    parsers = {suffix: get_parser(grammar) for suffix, grammar in _GRAMMARS.items()}
     for path in paths:
         with open(path, "rb") as handle:
-            parser.parse(handle.read())
+            parsers[os.path.splitext(path)[1]].parse(handle.read())
     return len(paths)
 
 
@@ -71,20 +77,23 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
 
-    root = fetch(CORPORA[args.corpus])
-    files = source_files(root)
+    corpus = CORPORA[args.corpus]
+    root = fetch(corpus)
+    files = source_files(root, corpus.suffixes)
+    ctags_language = _CTAGS_LANGUAGES[corpus.language]
     lines = sum(p.read_bytes().count(b"\n") for p in files)
     cpus = len(os.sched_getaffinity(0))
-    print(f"corpus {args.corpus}: {root} — {len(files)} .py files, {lines:,} lines, "
+    endings = "/".join(corpus.suffixes)
+    print(f"corpus {args.corpus}: {root} — {len(files)} {endings} files, {lines:,} lines, "
           f"{sum(p.stat().st_size for p in files) / 1e6:.1f} MB; {cpus} CPUs")
 
     rows: list[tuple[str, float, float | None]] = []  # (what, seconds, peak RSS MB)
     tags = Path(tempfile.mkdtemp()) / "tags"
     if shutil.which("ctags"):
-        best = min((run_measured(["ctags", "-R", "--languages=Python", "--fields=+n", "-f",
-                                  str(tags), str(root)]) for _ in range(args.repeat)),
+        best = min((run_measured(["ctags", "-R", f"--languages={ctags_language}", "--fields=+n",
+                                  "-f", str(tags), str(root)]) for _ in range(args.repeat)),
                    key=lambda r: r[0])
-        rows.append(("ctags -R (Python only)", best[0], best[1]))
+        rows.append((f"ctags -R ({ctags_language} only)", best[0], best[1]))
     else:
         print("ctags not installed: its baseline is skipped")
     rows.append(("bare tree-sitter parse, 1 process",

@@ -1,31 +1,64 @@
 """Downloadable corpora for the benchmarks, cached outside the repository.
 
-Nothing is committed: each corpus is fetched from PyPI as a source distribution
-(``pip download NAME==VERSION --no-deps --no-binary :all:``) into ``$CODENAV_BENCH_CACHE``
-(default ``~/.cache/codenav-bench``) the first time it is needed.
+Nothing is committed: each corpus is fetched into ``$CODENAV_BENCH_CACHE`` (default
+``~/.cache/codenav-bench``) the first time it is needed, from the registry its language uses:
+
+- Python: PyPI's source distribution, ``pip download NAME==VERSION --no-deps --no-binary
+  :all:``, unpacked beside the archive.
+- TypeScript: the npm package's tarball, ``npm pack NAME@VERSION``, unpacked into
+  ``NAME-VERSION/`` (npm tarballs hold a ``package/`` folder). Only packages that ship their
+  ``.ts`` sources qualify (most ship compiled ``.js`` with ``.d.ts``).
+
+**rxjs 7.8.2** (``src/``: 251 ``.ts`` files, 21k lines, no ``.d.ts``, no tests — its specs
+are not published) is the TypeScript corpus. Its ``src/`` has no ``tsconfig.json`` of its
+own (only ``tsconfig.base.json``, ``tsconfig.esm.json`` …), so one is written there that
+extends ``tsconfig.base.json`` (which includes ``./**/*.ts`` and maps ``rxjs/*`` to ``./*``)
+with ``noEmit`` and ``allowJs: false``: a language server then loads the whole of ``src/``
+as one program, and the benchmark's root (``src/``) is the project's root.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["CORPORA", "Corpus", "cache_dir", "fetch", "source_files"]
+__all__ = ["CORPORA", "LANGUAGE_SUFFIXES", "Corpus", "cache_dir", "fetch", "source_files"]
+
+# What counts as a source file of each corpus language. A ``.d.ts`` is a declaration file,
+# not a source: it is left out (``source_files``) — rxjs ships none in ``src/``, and where a
+# package ships both, the ``.ts`` it was generated from is the code.
+LANGUAGE_SUFFIXES = {"python": (".py",), "typescript": (".ts", ".tsx")}
+_SKIPPED_DIRS = {".codenav", "node_modules", ".git"}
 
 
 @dataclass(frozen=True)
 class Corpus:
     name: str
-    requirement: str  # pip requirement of the sdist
-    subdir: str  # the package folder inside the sdist that is benchmarked
+    requirement: str  # pip requirement of the sdist, or npm NAME@VERSION
+    subdir: str  # the folder inside the archive that is benchmarked
+    language: str = "python"
+    registry: str = "pypi"  # "pypi" or "npm"
+    tsconfig: dict[str, Any] | None = None  # written as subdir/tsconfig.json if missing
+
+    @property
+    def suffixes(self) -> tuple[str, ...]:
+        return LANGUAGE_SUFFIXES[self.language]
 
 
 CORPORA = {
     "django": Corpus("django", "django==5.2.*", "django"),
+    "rxjs": Corpus("rxjs", "rxjs@7.8.2", "package/src", language="typescript", registry="npm",
+                   tsconfig={"extends": "./tsconfig.base.json",
+                             "compilerOptions": {"noEmit": True, "allowJs": False,
+                                                 "incremental": False},
+                             "include": ["./**/*.ts"]}),
 }
 
 
@@ -35,6 +68,14 @@ def cache_dir() -> Path:
 
 def fetch(corpus: Corpus) -> Path:
     """The benchmarked folder of ``corpus``, downloading and unpacking it once."""
+    root = _fetch_npm(corpus) if corpus.registry == "npm" else _fetch_pypi(corpus)
+    if corpus.tsconfig is not None and not (root / "tsconfig.json").exists():
+        (root / "tsconfig.json").write_text(json.dumps(corpus.tsconfig, indent=2) + "\n",
+                                            encoding="utf-8")
+    return root
+
+
+def _fetch_pypi(corpus: Corpus) -> Path:
     cache = cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
     archives = sorted(cache.glob(f"{corpus.name}-*.tar.gz"))
@@ -50,5 +91,32 @@ def fetch(corpus: Corpus) -> Path:
     return unpacked / corpus.subdir
 
 
-def source_files(root: Path, suffix: str = ".py") -> list[Path]:
-    return sorted(p for p in root.rglob(f"*{suffix}") if ".codenav" not in p.parts)
+def _fetch_npm(corpus: Corpus) -> Path:
+    """``npm pack NAME@VERSION`` (an exact version: the tarball's name is known beforehand)."""
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    name, _, version = corpus.requirement.rpartition("@")
+    stem = f"{name.lstrip('@').replace('/', '-')}-{version}"
+    archive = cache / f"{stem}.tgz"
+    if not archive.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise FileNotFoundError(f"npm not found; it downloads the {corpus.name} corpus")
+        subprocess.run([npm, "pack", corpus.requirement, "--pack-destination", str(cache),
+                        "--loglevel=error"], check=True, stdout=subprocess.DEVNULL)
+    unpacked = cache / stem
+    if not unpacked.is_dir():
+        partial = cache / f".{stem}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(partial, filter="data")
+        partial.rename(unpacked)
+    return unpacked / corpus.subdir
+
+
+def source_files(root: Path, suffix: str | tuple[str, ...] = ".py") -> list[Path]:
+    """Source files under ``root``: no ``.d.ts``, nothing in ``node_modules`` or ``.codenav``."""
+    suffixes = (suffix,) if isinstance(suffix, str) else suffix
+    return sorted(p for p in root.rglob("*") if p.name.endswith(suffixes)
+                  and not p.name.endswith(".d.ts") and p.is_file()
+                  and _SKIPPED_DIRS.isdisjoint(p.relative_to(root).parts))
