@@ -52,7 +52,8 @@ class Workspace:
 
     def __init__(self, root: Path, db_path: Path | None = None, *,
                  force_root: Path | None = None, watch: bool = False,
-                 lsp: str = "off", lsp_background: bool = True) -> None:
+                 lsp: str = "off", lsp_background: bool = True,
+                 lsp_deadlines: tuple[float, float] | None = None) -> None:
         self.root = canonical(root)
         self.force_root = canonical(force_root) if force_root is not None else None
         require_inside(self.root, self.force_root, "root")
@@ -64,6 +65,7 @@ class Workspace:
         # yes; a one-shot `codenav call`: no, only source:'lsp' starts one).
         self.lsp_background = lsp_background
         self._pool: LspPool | None = None
+        self._lsp_deadlines = lsp_deadlines  # (deadline, long deadline); SPEC §5 by default
         self._pool_lock = threading.Lock()
         self.build = BuildState()
         self._build_lock = threading.Lock()
@@ -195,9 +197,10 @@ class Workspace:
             return None
         with self._pool_lock:
             if self._pool is None:
-                from codenav.lsp.pool import LspPool
+                from codenav.lsp.pool import DEADLINE, LONG_DEADLINE, LspPool
 
-                self._pool = LspPool(self.root)
+                short, long = self._lsp_deadlines or (DEADLINE, LONG_DEADLINE)
+                self._pool = LspPool(self.root, deadline=short, long_deadline=long)
             return self._pool
 
     def start_servers(self) -> None:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README "Run the tests"; .ci/run calls exactly this).
-# Sets up .venv with codenav (editable) and its test tools, then runs lint, types and tests.
+# Sets up .venv with codenav (editable), its test tools and the language servers the tests
+# start, then runs lint, types and tests.
 # Package installs are the only network access; the tests themselves run offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,9 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# typescript-language-server (npm) for the live-answer tests, into codenav's server cache;
+# basedpyright and jedi-language-server come with the test extra.
+.venv/bin/codenav servers install typescript >/dev/null
 
 .venv/bin/ruff check .
 .venv/bin/mypy

@@ -17,6 +17,7 @@ such signal, or after ``WARM_LIMIT`` seconds at most.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import contextlib
 import logging
@@ -94,9 +95,11 @@ class LspPool:
     ``status``, ``run``/``run_sync`` and ``close``."""
 
     def __init__(self, root: Path, *, table: dict[str, Family] | None = None,
-                 start_timeout: float = START_TIMEOUT,
+                 start_timeout: float = START_TIMEOUT, deadline: float = DEADLINE,
+                 long_deadline: float = LONG_DEADLINE,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.root = root
+        self.deadline, self.long_deadline = deadline, long_deadline
         self._table = table if table is not None else families(root)
         self._slots = {name: _Slot(family) for name, family in self._table.items()}
         self._start_timeout = start_timeout
@@ -108,6 +111,7 @@ class LspPool:
                                         daemon=True)
         self._thread.start()
         self._closed = False
+        atexit.register(self.close)  # no server outlives an interpreter that forgot close()
 
     # ------------------------------------------------------------ any thread
 
@@ -153,8 +157,12 @@ class LspPool:
             future.cancel()
             raise
 
+    def submit(self, coro: Coroutine[Any, Any, R]) -> concurrent.futures.Future[R]:
+        """Start ``coro`` on the pool's loop; its future, for threads without a loop."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
     def run_sync(self, coro: Coroutine[Any, Any, R], timeout: float | None = None) -> R:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+        return self.submit(coro).result(timeout)
 
     def close(self, grace: float = 3.0) -> None:
         """Shut every server down (politely, then by force) and stop the pool's thread."""
@@ -167,6 +175,9 @@ class LspPool:
             log.warning("language servers did not all stop in time")
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
+        atexit.unregister(self.close)
 
     # ---------------------------------------------------------- the pool's loop
 

@@ -14,7 +14,6 @@ from pydantic import Field
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, SymbolNotFound
 from codenav.index.languages import by_extension
-from codenav.lsp.pool import LONG_DEADLINE
 from codenav.positions import utf16_len
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
@@ -112,7 +111,7 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
                                           new_name=params.newName), timeout=timeout,
                                       wait_loaded=True)
         live = await ask(ws, target, params.source, "rename preview", call,
-                         timeout=LONG_DEADLINE, capability="rename_provider", wide=True)
+                         capability="rename_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         by_file = _workspace_edit(ws, live.result)

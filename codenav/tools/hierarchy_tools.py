@@ -11,7 +11,6 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import SymbolNotFound
-from codenav.lsp.pool import LONG_DEADLINE
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import anchor, hub
@@ -159,7 +158,7 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
             return await _lsp_calls(pool, target, ws, reader, params.direction, params.depth,
                                     timeout)
         live = await ask(ws, target, params.source, "call hierarchy", call,
-                         timeout=LONG_DEADLINE, capability="call_hierarchy_provider", wide=True)
+                         capability="call_hierarchy_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,
@@ -246,7 +245,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         async def call(pool: Any, timeout: float) -> Any:
             return await _lsp_types(pool, target, ws, reader, params.direction, timeout)
         live = await ask(ws, target, params.source, "type hierarchy", call,
-                         timeout=LONG_DEADLINE, capability="type_hierarchy_provider", wide=True)
+                         capability="type_hierarchy_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,

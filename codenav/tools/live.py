@@ -20,7 +20,7 @@ from lsprotocol import types as T
 
 from codenav.errors import LspError, LspTimeout, LspUnavailable
 from codenav.index.languages import by_extension
-from codenav.lsp.pool import DEADLINE, LspPool
+from codenav.lsp.pool import LspPool
 from codenav.store.read import MapReader, Node
 from codenav.tools.common import Located
 from codenav.workspace import Workspace
@@ -74,20 +74,19 @@ class Live:
 
 async def ask(ws: Workspace, target: Target | None, source: str, what: str,
               call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
-              timeout: float = DEADLINE, capability: str | None = None,
-              wide: bool = False) -> Live:
+              capability: str | None = None, wide: bool = False) -> Live:
     """Run ``call(pool, timeout)`` as ``source`` says. ``lsp`` raises what the server
     could not do; ``auto`` turns it into a note and the map answers. ``capability`` is the
     ``ServerCapabilities`` field the request needs (a server without it is not asked).
-    ``wide`` questions span files: ``auto`` does not ask them of a server still loading
-    the workspace (its answer would be partial); their calls pass ``wait_loaded``."""
-    live = await _ask(ws, target, source, what, call, timeout, capability, wide)
+    ``wide`` questions span files: their deadline is the long one, and ``auto`` does not
+    ask them of a server still loading the workspace (its answer would be partial)."""
+    live = await _ask(ws, target, source, what, call, capability, wide)
     return live if isinstance(live, Live) else Live(True, live)
 
 
 async def _ask(ws: Workspace, target: Target | None, source: str, what: str,
                call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
-               timeout: float, capability: str | None, wide: bool) -> Any:
+               capability: str | None, wide: bool) -> Any:
     if source == "map":
         return Live(False)
     if target is None:
@@ -101,6 +100,7 @@ async def _ask(ws: Workspace, target: Target | None, source: str, what: str,
                                  hint="Restart codenav with --lsp auto, or pass source:'map'.")
         return Live(False, notes=[f"{what} from the map (language servers are off) — "
                                   f"{FALLBACK_NOTE}"])
+    timeout = pool.long_deadline if wide else pool.deadline
     state = pool.state(target.code)
     family = pool.family(target.code)
     server = family.servers[0].name if family and family.servers else "a language server"

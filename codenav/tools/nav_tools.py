@@ -13,7 +13,6 @@ from pydantic import Field
 from codenav.envelope import Answer, Cut
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
-from codenav.lsp.pool import LONG_DEADLINE
 from codenav.store.read import MapReader, Node, RefHit
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import (
@@ -77,12 +76,10 @@ def resolved(ws: Workspace, params: NavParams) -> tuple[MapReader, Located, Fres
     return reader, located, fresh
 
 
-def _position_request(target: Target, method: str, build: Any, *, wide: bool = False) -> Any:
-    """A pool call sending ``method`` at ``target`` (``build(uri)`` makes the params);
-    ``wide`` questions wait for the workspace to be loaded."""
+def _position_request(target: Target, method: str, build: Any) -> Any:
+    """A pool call sending ``method`` at ``target`` (``build(uri)`` makes the params)."""
     async def call(pool: Any, timeout: float) -> Any:
-        return await pool.request(target.code, target.path, method, build, timeout=timeout,
-                                  wait_loaded=wide)
+        return await pool.request(target.code, target.path, method, build, timeout=timeout)
     return call
 
 
@@ -146,8 +143,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
             target, T.TEXT_DOCUMENT_REFERENCES,
             lambda uri: T.ReferenceParams(
                 **_doc_position(target, uri),
-                context=T.ReferenceContext(include_declaration=params.includeDeclaration)),
-            wide=True), timeout=LONG_DEADLINE, wide=True)
+                context=T.ReferenceContext(include_declaration=params.includeDeclaration))),
+            wide=True)
     if live.answered:
         return _lsp_references(ws, reader, params, located, live, files)
     node = located.node

@@ -33,6 +33,35 @@ class RebuildParams(ToolParams):
         description="Only these repo-relative files or folders (e.g. ['src/app']).")
 
 
+def _servers(ws: Workspace) -> dict[str, Any]:
+    """Per language family the map holds: server, state, restarts, stderr tail."""
+    if ws.lsp == "off":
+        return {"state": "off"}
+    pool = ws.pool
+    assert pool is not None
+    try:
+        held = set(ws.reader().languages())
+    except MapNotBuilt:
+        held = set()
+    servers = []
+    for slot in pool.status():
+        if not held.intersection(slot.languages) and slot.state == "idle":
+            continue
+        item: dict[str, Any] = {"family": slot.family, "languages": list(slot.languages),
+                                "server": slot.server, "state": slot.state,
+                                "restarts": slot.restarts}
+        if slot.pid is not None:
+            item["pid"] = slot.pid
+        if slot.error:
+            item["error"] = slot.error
+        if slot.install:
+            item["install"] = slot.install
+        if slot.stderr_tail and slot.state in ("failed", "warming", "starting"):
+            item["stderrTail"] = slot.stderr_tail[-600:]
+        servers.append(item)
+    return {"state": "auto", "servers": servers}
+
+
 def _stale(ws: Workspace, files: list[FileStat]) -> list[str]:
     """Mapped files whose size or mtime on disk differs from the map, or that are gone."""
     out = []
@@ -74,7 +103,7 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
     if build.last_error:
         data["lastBuildError"] = build.last_error
     data["watcher"] = {"state": "watching" if ws.watch else "off"}
-    data["lsp"] = {"state": "off" if ws.lsp == "off" else "not started"}
+    data["lsp"] = _servers(ws)
     warnings = []
     if data.get("staleCount"):
         warnings.append(f"{data['staleCount']} file(s) changed since the last index; "

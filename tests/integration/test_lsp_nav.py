@@ -1,0 +1,286 @@
+"""The nav tools against real language servers: basedpyright and jedi-language-server on the
+shop fixture, typescript-language-server on the web fixture (installed by scripts/test.sh
+with `codenav servers install typescript`); and the faults a server can have: killed,
+stopped, missing, and codenav itself killed while its servers run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from codenav.index.pipeline import index_tree
+from codenav.lsp.servers import families, find_command
+from codenav.tools.dispatch import call_tool
+from codenav.workspace import Workspace
+from tests.conftest import FIXTURES
+from tests.unit.lsp.test_client import alive
+
+pytestmark = pytest.mark.slow
+
+
+def call(ws: Workspace, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    envelope: dict[str, Any] = anyio.run(call_tool, ws, tool, args)
+    return envelope
+
+
+def repo(name: str, tmp_path: Path, config: str | None = None) -> Path:
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / "repos" / name, root)
+    if config is not None:
+        (root / ".codenav").mkdir(exist_ok=True)
+        (root / ".codenav" / "config.toml").write_text(config)
+    index_tree(root)
+    return root
+
+
+def require(family: str) -> None:
+    if not any(find_command(s.command) for s in families()[family].servers):
+        pytest.fail(f"no {family} language server installed: run scripts/test.sh "
+                    f"(it installs them)")
+
+
+def wait_state(ws: Workspace, code: str, states: set[str], timeout: float = 90.0) -> None:
+    pool = ws.pool
+    assert pool is not None
+    deadline = time.monotonic() + timeout
+    while pool.state(code) not in states:
+        if time.monotonic() > deadline:
+            pytest.fail(f"server for {code} is {pool.state(code)}, not one of {states}")
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Iterator[Workspace]:
+    require("python")
+    ws = Workspace(repo("shop", tmp_path), lsp="auto")
+    yield ws
+    ws.close()
+
+
+def refs_of(envelope: dict[str, Any]) -> set[tuple[str, int, int]]:
+    return {(group["file"], ref["line"], ref["col"])
+            for group in envelope["data"]["references"] for ref in group["refs"]}
+
+
+def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
+    found = call(shop, "nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24,
+                                          "source": "lsp"})
+    assert found["ok"] and found["data"]["source"] == "lsp"
+    assert [d.get("id") for d in found["data"]["definitions"]] == [
+        "py:src/shop/models.py#Order.total"]
+
+    refs = call(shop, "nav_references", {"symbol": "Base.save", "source": "lsp"})
+    assert refs["data"]["source"] == "lsp"
+    assert refs_of(refs) == {("src/shop/models.py", 36, 17), ("src/shop/models.py", 44, 24),
+                             ("src/shop/cli.py", 11, 24)}
+    # the map knows these uses too: their kinds and enclosing definitions come along
+    kinds = {(g["file"], r["line"], r["kind"], r.get("in"))
+             for g in refs["data"]["references"] for r in g["refs"]}
+    assert ("src/shop/cli.py", 11, "call", "main") in kinds
+    # ... and the map agrees with the server here
+    static = call(shop, "nav_references", {"symbol": "Base.save", "source": "map"})
+    assert refs_of(static) == refs_of(refs)
+
+    hover = call(shop, "nav_hover", {"symbol": "Order.add", "source": "lsp"})
+    assert "def add" in hover["data"]["hover"] and "Product" in hover["data"]["hover"]
+
+    calls = call(shop, "nav_call_hierarchy", {"symbol": "Base.validate", "source": "lsp",
+                                              "direction": "incoming", "depth": 2})
+    assert calls["data"]["source"] == "lsp"
+    (save,) = calls["data"]["calls"]
+    assert save["id"] == "py:src/shop/models.py#Base.save"
+    assert {c.get("id") for c in save["children"]} >= {"py:src/shop/cli.py#main"}
+
+    rename = call(shop, "nav_rename_preview", {"symbol": "Base.save", "newName": "persist",
+                                               "source": "lsp"})
+    assert rename["data"]["total"] == 4 and rename["data"]["applied"] is False
+    assert "def save" in (FIXTURES / "repos" / "shop" / "src/shop/models.py").read_text()
+
+    diagnostics = call(shop, "nav_diagnostics", {"file": "scripts/legacy.py", "source": "lsp"})
+    assert diagnostics["data"]["source"] == "lsp"
+    assert diagnostics["data"]["counts"].get("error", 0) >= 1
+    assert all(d["source"] == "basedpyright" for d in diagnostics["data"]["diagnostics"])
+
+    # basedpyright has no type hierarchy: 'lsp' says so, 'auto' answers from the map
+    types = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes",
+                                              "source": "lsp"})
+    assert types["error"]["code"] == "LSP_UNAVAILABLE"
+    types = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes"})
+    assert types["data"]["source"] == "map" and "approximate" in types["warnings"][0]
+
+    status = call(shop, "map_status", {})
+    (server,) = status["data"]["lsp"]["servers"]
+    assert server["server"] == "basedpyright" and server["state"] == "ready"
+
+
+def test_auto_never_waits_for_a_cold_server(shop: Workspace) -> None:
+    started = time.monotonic()
+    first = call(shop, "nav_references", {"symbol": "Base.save"})
+    assert time.monotonic() - started < 2.0
+    assert first["data"]["source"] == "map"
+    assert any("starting" in w for w in first["warnings"])
+    wait_state(shop, "py", {"ready"})
+    later = call(shop, "nav_references", {"symbol": "Base.save"})
+    assert later["data"]["source"] == "lsp" and not later["warnings"]
+
+
+def test_jedi_language_server_by_configuration(tmp_path: Path) -> None:
+    root = repo("shop", tmp_path, '[lsp.python]\ncommand = ["jedi-language-server"]\n')
+    ws = Workspace(root, lsp="auto")
+    try:
+        found = call(ws, "nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24,
+                                            "source": "lsp"})
+        assert found["data"]["source"] == "lsp", found
+        assert found["data"]["definitions"][0]["id"] == "py:src/shop/models.py#Order.total"
+        status = call(ws, "map_status", {})
+        assert status["data"]["lsp"]["servers"][0]["server"] == "jedi-language-server"
+    finally:
+        ws.close()
+
+
+def test_typescript_language_server(tmp_path: Path) -> None:
+    require("typescript")
+    ws = Workspace(repo("web", tmp_path), lsp="auto")
+    try:
+        # `u` is an untyped callback parameter: only the server's inference knows it
+        found = call(ws, "nav_definition", {"file": "src/main.ts", "line": 12, "col": 29,
+                                            "source": "lsp"})
+        assert found["data"]["source"] == "lsp"
+        assert found["data"]["definitions"][0]["id"] == "ts:src/app/models.ts#User.greet"
+        refs = call(ws, "nav_references", {"symbol": "User.label", "source": "lsp"})
+        assert ("src/app/avatar.tsx", 4, 25) in refs_of(refs)  # in a .tsx file
+        hover = call(ws, "nav_hover", {"symbol": "Registry.find", "source": "lsp"})
+        assert "find(id: number): User" in hover["data"]["hover"]
+    finally:
+        ws.close()
+
+
+def test_missing_server_is_unavailable_and_the_map_still_answers(tmp_path: Path) -> None:
+    root = repo("shop", tmp_path, '[lsp.python]\ncommand = ["codenav-no-such-server"]\n')
+    ws = Workspace(root, lsp="auto")
+    try:
+        insisted = call(ws, "nav_definition", {"symbol": "Order.add", "source": "lsp"})
+        assert insisted["error"]["code"] == "LSP_UNAVAILABLE"
+        assert "pip install basedpyright" in insisted["error"]["hint"]
+        fallback = call(ws, "nav_definition", {"symbol": "Order.add"})
+        assert fallback["ok"] and fallback["data"]["source"] == "map"
+        assert any("not installed" in w for w in fallback["warnings"])
+    finally:
+        ws.close()
+
+
+def server_pid(ws: Workspace) -> int:
+    pool = ws.pool
+    assert pool is not None
+    (slot,) = [s for s in pool.status() if s.family == "python"]
+    assert slot.pid is not None
+    return slot.pid
+
+
+def test_a_stopped_server_times_out_and_a_killed_one_restarts(tmp_path: Path) -> None:
+    require("python")
+    ws = Workspace(repo("shop", tmp_path), lsp="auto", lsp_deadlines=(2.0, 3.0))
+    try:
+        assert call(ws, "nav_hover", {"symbol": "Order.add", "source": "lsp"})["ok"]
+        wait_state(ws, "py", {"ready"})
+        pid = server_pid(ws)
+        os.killpg(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            stalled = call(ws, "nav_references", {"symbol": "Order.add", "source": "lsp"})
+            took = time.monotonic() - started
+            assert stalled["error"]["code"] == "LSP_TIMEOUT"
+            assert 2.5 < took < 6.0
+            fallback = call(ws, "nav_references", {"symbol": "Order.add"})
+            assert fallback["data"]["source"] == "map"
+            assert any("did not answer" in w for w in fallback["warnings"])
+        finally:
+            os.killpg(pid, signal.SIGCONT)
+        os.killpg(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while server_pid_or_none(ws) in (None, pid):
+            assert time.monotonic() < deadline, "the server was not restarted"
+            time.sleep(0.1)
+        assert not alive(pid)
+        again = call(ws, "nav_hover", {"symbol": "Order.add", "source": "lsp"})
+        assert again["data"]["source"] == "lsp"
+        assert call(ws, "map_status", {})["data"]["lsp"]["servers"][0]["restarts"] == 1
+    finally:
+        ws.close()
+
+
+def server_pid_or_none(ws: Workspace) -> int | None:
+    pool = ws.pool
+    assert pool is not None
+    return next((s.pid for s in pool.status() if s.family == "python"), None)
+
+
+def descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def test_no_server_outlives_a_killed_codenav(tmp_path: Path) -> None:
+    require("python")
+    root = repo("shop", tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "mcp", str(root)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not any("pyright" in _cmdline(p) for p in descendants(proc.pid)):
+            assert time.monotonic() < deadline, "codenav mcp started no language server"
+            time.sleep(0.2)
+        servers = descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while any(alive(p) for p in servers):
+            assert time.monotonic() < deadline, \
+                f"outlived codenav: {[(p, _cmdline(p)) for p in servers if alive(p)]}"
+            time.sleep(0.2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if proc.stdin is not None:
+            proc.stdin.close()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_codenav_servers_lists_and_reports(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "codenav", "servers", "--json", "--root",
+                          str(tmp_path)], capture_output=True, text=True, check=True)
+    rows = {row["family"]: row for row in json.loads(out.stdout)}
+    assert rows["python"]["server"] in ("basedpyright", "pyright", "jedi-language-server")
+    assert rows["go"]["install"] is None or "gopls" in rows["go"]["install"]

@@ -1,0 +1,177 @@
+"""The pool against the scripted fake server: start in the background, readiness signals,
+deadlines with cancellation, a kill -9 mid-request, crash loops, missing binaries, closing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types as T
+
+from codenav.errors import LspFailed, LspTimeout, LspUnavailable
+from codenav.lsp.pool import LspPool
+from codenav.lsp.servers import Family, ServerSpec, families
+from tests.unit.lsp.test_client import alive
+
+FAKE = [sys.executable, "-m", "codenav.lsp.fake"]
+
+
+class Script:
+    def __init__(self, tmp_path: Path) -> None:
+        self.root = tmp_path / "root"
+        self.root.mkdir()
+        (self.root / "a.py").write_text("x = 1\n")
+        self.record = tmp_path / "received.jsonl"
+        self.path = tmp_path / "script.json"
+
+    def family(self, *, ready_log: str | None = None, **script: Any) -> dict[str, Family]:
+        self.path.write_text(json.dumps({"record": str(self.record), **script}))
+        spec = ServerSpec(name="fake", command=(*FAKE, str(self.path)), install="(none)",
+                          ready_log=ready_log)
+        return {"python": Family("python", ("py",), {"py": "python"}, (spec,))}
+
+    def methods(self) -> list[str]:
+        if not self.record.exists():
+            return []
+        return [json.loads(line).get("method", "") for line in self.record.read_text()
+                .splitlines() if line.strip()]
+
+
+def definition(uri: str) -> T.DefinitionParams:
+    return T.DefinitionParams(text_document=T.TextDocumentIdentifier(uri=uri),
+                              position=T.Position(line=0, character=0))
+
+
+def wait_for(predicate: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {predicate}")
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Script:
+    return Script(tmp_path)
+
+
+def test_answers_and_becomes_ready_after_the_first_answer(script: Script) -> None:
+    table = script.family(requests={"textDocument/definition": {"result": []}})
+    pool = LspPool(script.root, table=table)
+    try:
+        assert pool.state("py") == "idle"
+        result = pool.run_sync(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION,
+                                            definition))
+        assert result == [] and pool.state("py") == "ready"
+        assert "textDocument/didOpen" in script.methods()  # the file was synced first
+    finally:
+        pool.close()
+
+
+def test_a_ready_log_ends_warming(script: Script) -> None:
+    table = script.family(
+        ready_log="^Found \\d+ source files",
+        notifications={"initialized": {"notify": [{"method": "window/logMessage", "params": {
+            "type": 4, "message": "Found 3 source files"}}]}},
+        requests={"textDocument/definition": {"result": []}})
+    pool = LspPool(script.root, table=table)
+    try:
+        pool.ensure("py", "a.py")
+        wait_for(lambda: pool.state("py") == "ready")
+    finally:
+        pool.close()
+
+
+def test_deadline_answers_lsp_timeout_and_cancels(script: Script) -> None:
+    table = script.family(requests={"textDocument/definition": {"never": True}})
+    pool = LspPool(script.root, table=table)
+    try:
+        started = time.monotonic()
+        with pytest.raises(LspTimeout):
+            pool.run_sync(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION, definition,
+                                       timeout=1.0, wait_loaded=False))
+        assert time.monotonic() - started < 3.0
+        wait_for(lambda: "$/cancelRequest" in script.methods())
+    finally:
+        pool.close()
+
+
+def test_kill_9_mid_request_answers_at_once_then_restarts(script: Script) -> None:
+    table = script.family(requests={"textDocument/definition": {"never": True}})
+    pool = LspPool(script.root, table=table)
+    try:
+        pool.ensure("py")
+        wait_for(lambda: pool.status()[0].pid is not None)
+        pid = pool.status()[0].pid
+        assert pid is not None
+        future = pool.submit(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION, definition,
+                                          timeout=20.0, wait_loaded=False))
+        time.sleep(0.3)
+        started = time.monotonic()
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(LspFailed):
+            future.result(timeout=5)
+        assert time.monotonic() - started < 2.0
+        wait_for(lambda: pool.status()[0].restarts == 1 and pool.status()[0].pid not in
+                 (None, pid))
+        assert not alive(pid)
+    finally:
+        pool.close()
+
+
+def test_crash_loop_disables_without_a_restart_storm(script: Script) -> None:
+    table = script.family(requests={"initialize": {"exit": 3}})
+    pool = LspPool(script.root, table=table)
+    try:
+        pool.ensure("py")
+        wait_for(lambda: pool.state("py") == "failed", timeout=20)
+        time.sleep(1.0)
+        assert script.methods().count("initialize") == 3
+        status = pool.status()[0]
+        assert status.restarts == 2 and status.error
+        with pytest.raises(LspFailed):
+            pool.run_sync(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION, definition))
+    finally:
+        pool.close()
+
+
+def test_missing_binary_is_unavailable_with_the_install_command(tmp_path: Path) -> None:
+    spec = ServerSpec(name="nothing", command=("codenav-no-such-server",),
+                      install="pip install nothing")
+    pool = LspPool(tmp_path, table={"python": Family("python", ("py",), {}, (spec,))})
+    try:
+        with pytest.raises(LspUnavailable) as caught:
+            pool.run_sync(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION, definition))
+        assert "pip install nothing" in caught.value.hint
+        assert pool.state("py") == "not_installed"
+        assert pool.state("go") == "none"
+    finally:
+        pool.close()
+
+
+def test_close_stops_every_server(script: Script) -> None:
+    pool = LspPool(script.root, table=script.family(ignore_sigterm=True, ignore_exit=True))
+    pool.ensure("py")
+    wait_for(lambda: pool.status()[0].pid is not None)
+    pid = pool.status()[0].pid
+    assert pid is not None
+    pool.close(grace=1.0)
+    assert not alive(pid)
+
+
+def test_project_overrides(tmp_path: Path) -> None:
+    (tmp_path / ".codenav").mkdir()
+    (tmp_path / ".codenav" / "config.toml").write_text(
+        '[lsp.python]\ncommand = ["jedi-language-server"]\n[lsp.go]\nenabled = false\n')
+    table = families(tmp_path)
+    assert [s.command for s in table["python"].servers] == [("jedi-language-server",)]
+    assert table["go"].enabled is False and table["typescript"].enabled
+    (tmp_path / ".codenav" / "config.toml").unlink()
+    (tmp_path / "pyproject.toml").write_text('[tool.codenav.lsp.python]\nenabled = false\n')
+    assert families(tmp_path)["python"].enabled is False
