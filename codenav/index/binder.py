@@ -17,7 +17,10 @@ calling the class before it; ``key|key`` tries each in turn):
                     its package, the whole tree)
   ``Q:<qualified>`` a namespace: its members are the nodes named ``<qualified>.<member>``
                     (``Q:<qualified>@<lang code>``: only nodes of that language)
-  ``A:``            any class member of that name (the receiver's type is unknown)
+  ``A:<lang>``      the one class member of that name in that language family (the
+                    receiver's type is unknown)
+  ``V:<lang>:<var>`` the one type of that language family named like variable ``var``
+                    (``subscriber`` → ``Subscriber``): a guess for untyped receivers
 """
 
 from __future__ import annotations
@@ -482,13 +485,16 @@ class Binder:
         binding, where = self._lookup(head, scope)
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":
-            return -1, self._any(name)  # a receiver of unknown type
+            if not rest and self.lang.guess_members:  # a receiver of unknown type: guessed
+                # from its name first (`subscriber` is most likely a `Subscriber`)
+                return -1, f"V:{self.lang.code}:{head}::{name}|A:{self.lang.code}::{name}"
+            return -1, self._any(name)
         return max(found, -1), key
 
     def _any(self, name: str) -> str | None:
         """"Any class member called ``name``", for a receiver of unknown type — unless the
         language says such guesses mislead (``guess_members = false``)."""
-        return f"A::{name}" if self.lang.guess_members else None
+        return f"A:{self.lang.code}::{name}" if self.lang.guess_members else None
 
     def _container_of(self, scope: int) -> int:
         method = self._method_scope(scope)

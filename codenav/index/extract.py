@@ -164,7 +164,8 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     caps = _capture(lang, compiled, root, flat)
 
     for found in caps.imports:  # a name an import binds is not a definition too
-        for site in (*found.get("import.alias", ()), *found.get("import.default", ())):
+        for site in (*found.get("import.alias", ()), *found.get("import.default", ()),
+                     *found.get("import.name", ())):
             caps.defs.pop(site.start_byte, None)
     kept, captured, demoted = _resolve_defs(lang, caps.defs, data, index)
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}

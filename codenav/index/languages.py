@@ -42,6 +42,7 @@ class Language:
     receivers: tuple[tuple[str, str], ...]  # (member-access node type, receiver field)
     free_names: tuple[str, ...]  # where names bound nowhere in the file are looked up
     implicit_members: bool  # a bare name inside a method may be a member of its class
+    related_members: bool = False  # references of a member include its overrides' and bases'
     receiver_aliases: tuple[str, ...] = ()  # more keywords naming the receiver (PHP ``self``)
     separators: tuple[str, ...] = ()  # member separators besides "." (``->``, ``::``)
     sigil: str = ""  # a variable name's prefix dropped in receivers and types (PHP ``$``)
@@ -94,6 +95,7 @@ def languages() -> tuple[Language, ...]:
             receivers=tuple(sorted(row.get("receivers", {}).items())),
             free_names=tuple(row.get("free_names", ())),
             implicit_members=bool(row.get("implicit_members", False)),
+            related_members=bool(row.get("related_members", False)),
             include=tuple(row.get("include", ())),
             namespaces=frozenset(row.get("namespaces", ())),
             receiver_aliases=tuple(row.get("receiver_aliases", ())),

@@ -252,9 +252,30 @@ class Linker:
             found = [node for node in found if self._lang_of(node) == code]
         return found[0] if found else None
 
+    def _named_like(self, variable: str, code: str) -> int | None:
+        """The one type (a container kind) of ``code``'s language family whose name is
+        ``variable``'s, case aside (``_subscriber`` → ``Subscriber``); None if not unique."""
+        word = variable.strip("_$").lower()
+        lang = by_code(code)
+        if len(word) < 3 or lang is None:
+            return None
+        family = lang.modules or lang.code
+        found = []
+        for node, kind, node_lang in self.conn.execute(
+                "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
+                "WHERE lower(n.name) = ?", (word,)):
+            other = by_code(node_lang)
+            if other is not None and kind in other.containers and \
+                    (other.modules or other.code) == family:
+                found.append(node)
+        return found[0] if len(found) == 1 else None
+
     def _family_of(self, node: int) -> str:
         """The module system of the language of ``node``'s file (else that language)."""
-        code = self._lang_of(node)
+        return self._family_of_code(self._lang_of(node))
+
+    @staticmethod
+    def _family_of_code(code: str) -> str:
         lang = by_code(code)
         return (lang.modules or lang.code) if lang is not None else code
 
@@ -318,8 +339,14 @@ class Linker:
                 named = self._qualified(rest, code)
                 node = self.member(named, names[0]) if named is not None else None
             names = names[1:]
-        elif kind == "A":
+        elif kind == "V":
+            code, _, variable = rest.partition(":")
+            node = self._named_like(variable, code)
+        elif kind == "A":  # A:<lang>: of that language family only
             candidates = self.members_named(names[0]) if names else []
+            if rest:
+                family = self._family_of_code(rest)
+                candidates = [c for c in candidates if self._family_of(c) == family]
             node = candidates[0] if len(candidates) == 1 else None
             names = names[1:]
         else:
@@ -330,7 +357,8 @@ class Linker:
             found = self.member(node, name)
             if found is None and name == "()" and depth + 1 < len(names):
                 # What the call returns is unknown: any member with the final name.
-                return self.resolve(f"A::{names[-1]}") if self._guesses(node) else None
+                return (self.resolve(f"A:{self._lang_of(node)}::{names[-1]}")
+                        if self._guesses(node) else None)
             node = found
         return node
 

@@ -176,6 +176,33 @@ class MapReader:
         return self._nodes("n.file_id = ? AND n.qname = ?", (node.file_id, node.qname),
                            "ORDER BY n.id")
 
+    def related_members(self, node: Node, limit: int = 200) -> list[Node]:
+        """Members named like ``node`` in the types its type derives from and in those
+        deriving from it, transitively (not in siblings): what overrides or implements it
+        and what it overrides or implements."""
+        if node.parent_id is None:
+            return []
+        lineage = (self._lineage(node.parent_id, "SELECT target_id FROM refs WHERE scope_id = ? "
+                                 "AND kind = 'inheritance' AND target_id IS NOT NULL")
+                   | self._lineage(node.parent_id, "SELECT scope_id FROM refs WHERE "
+                                   "target_id = ? AND kind = 'inheritance'"))
+        if not lineage:
+            return []
+        ids = ",".join(str(i) for i in sorted(lineage))
+        return self._nodes(f"n.parent_id IN ({ids}) AND n.name = ?", (node.name,),
+                           f"ORDER BY n.id LIMIT {int(limit)}")
+
+    def _lineage(self, start: int, step: str, limit: int = 500) -> set[int]:
+        found: set[int] = set()
+        todo = [start]
+        while todo and len(found) < limit:
+            current = todo.pop()
+            for (other,) in self.conn.execute(step, (current,)):
+                if other is not None and other != start and other not in found:
+                    found.add(int(other))
+                    todo.append(int(other))
+        return found
+
     def top_level_named(self, name: str, limit: int = 50) -> list[Node]:
         """Nodes called ``name`` defined at the top level of their file."""
         return self._nodes(f"n.name = ? AND n.parent_id = (n.file_id << {NODE_BITS})", (name,),

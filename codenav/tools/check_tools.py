@@ -19,7 +19,7 @@ from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import Freshness, Lines, SourceParam, mapped_file
 from codenav.tools.live import FALLBACK_NOTE, Live, Target, ask, from_range, target_of
-from codenav.tools.nav_tools import NavParams, references_of, resolved
+from codenav.tools.nav_tools import NavParams, declarations_of, references_of, resolved
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DIAGNOSTICS", "NAV_RENAME_PREVIEW"]
@@ -173,7 +173,7 @@ def _map_edits(reader: MapReader, node: Node, new_name: str) -> dict[str, list[d
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     width = utf16_len(node.name)
     seen: set[tuple[str, int, int]] = set()
-    sites = [(d.path, d.name_line, d.name_col) for d in reader.family(node)]
+    sites = [(d.path, d.name_line, d.name_col) for d in declarations_of(reader, node)]
     sites += [(h.path, h.line, h.col) for h in references_of(reader, node)
               if h.name == node.name]
     for path, line, col in sites:

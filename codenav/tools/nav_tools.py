@@ -3,6 +3,7 @@ when ``source`` lets it (``tools/live.py``); the map answers otherwise, saying w
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from posixpath import dirname
 from typing import Any
@@ -28,10 +29,12 @@ from codenav.tools.common import (
 from codenav.tools.live import Live, Target, ask, location_item, locations, target_of
 from codenav.workspace import Workspace
 
-__all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "references_of",
-           "resolved"]
+__all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
+           "references_of", "resolved"]
 
 _HOVER_CHARS = 4000
+_MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
+_ANY_MEMBER = re.compile(r"^(?:V:[^:]*:[^:]*::[^|]*\|)?A:([a-z0-9+]*)::")  # receiver unknown
 _SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
 _REF_COST = 30  # fewest characters a reference costs: never build more than a budget holds
 
@@ -51,7 +54,7 @@ class ReferencesParams(NavParams):
 def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
     """Why a reference has no definition in the map, with the candidates when there are."""
     where = (f" at {located.path}:{located.line}:{located.col}" if located.path else "")
-    if located.key and located.key.startswith("A::"):
+    if located.key and _ANY_MEMBER.match(located.key):
         candidates = [n for n in reader.nodes_named(located.name, 12)
                       if n.kind in ("method", "property", "field")]
         names = ", ".join(n.nid for n in candidates[:8]) or "none in the map"
@@ -114,9 +117,10 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
             return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
         warnings.append("the language server found no definition; the map's answer follows")
     nodes: list[Node] = [located.node] if located.node is not None else []
-    if not nodes and located.key and located.key.startswith("A::"):
-        nodes = [n for n in reader.nodes_named(located.name, 12)
-                 if n.kind in ("method", "property", "field")]
+    guess = _ANY_MEMBER.match(located.key) if located.key else None
+    if not nodes and guess is not None:
+        nodes = [n for n in reader.nodes_named(located.name, 50)
+                 if n.kind in _MEMBER_KINDS and _family(n.lang) == _family(guess.group(1))][:12]
         if nodes:
             warnings.append(f"{len(nodes)} members are named {located.name!r} and the "
                             "receiver's type is unknown: all are listed, best hub first.")
@@ -153,7 +157,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     warnings = live.notes + located.warnings
     # (line, col, kind, scope id) per file: cheap tuples for all; dicts only for what can fit.
     by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
-    for other in reader.family(node):  # the symbol's other declarations (a setter), its own
+    for other in declarations_of(reader, node):  # other declarations (a setter, overrides)
         if (other.id != node.id or params.includeDeclaration) and files(other.path):
             by_file[other.path].append((other.name_line, other.name_col, "declaration", None))
     seen: set[tuple[str, int, int]] = set()
@@ -340,10 +344,29 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     return Answer(data, warnings=warnings + fresh.warnings())
 
 
+def _family(code: str) -> str:
+    """The language family of a language code (TypeScript, TSX and JavaScript are one)."""
+    lang = by_code(code)
+    return (lang.modules or lang.code) if lang is not None else code
+
+
+def declarations_of(reader: MapReader, node: Node) -> list[Node]:
+    """Every declaration of one symbol: its namesakes in its scope (a property and its
+    setter) and, where the language's references say so (TypeScript), the members it
+    overrides or implements and those overriding it."""
+    found = reader.family(node)
+    lang = by_code(node.lang)
+    if lang is not None and lang.related_members and node.kind in _MEMBER_KINDS and \
+            node.name != lang.constructor:
+        found += [other for other in reader.related_members(node)
+                  if other.kind in _MEMBER_KINDS]
+    return found
+
+
 def references_of(reader: MapReader, node: Node) -> list[RefHit]:
     """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
     class (what a language server reports too)."""
-    hits = [hit for member in reader.family(node) for hit in reader.refs_to(member.id)]
+    hits = [hit for member in declarations_of(reader, node) for hit in reader.refs_to(member.id)]
     lang = by_code(node.lang)
     if (lang is not None and node.name == lang.constructor and node.kind == "method"
             and node.parent_id is not None):

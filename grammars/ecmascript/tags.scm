@@ -116,10 +116,25 @@
   "*" @import.wildcard
   source: (string) @import.module) @import
 
-; CommonJS: `const x = require("./x")`.
+; CommonJS: `const x = require("./x")`, `const { a, b: c } = require("./x")`.
 (lexical_declaration
   (variable_declarator
     name: (identifier) @import.alias
+    value: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @import.module .)))
+  (#eq? @_require "require")) @import
+(lexical_declaration
+  (variable_declarator
+    name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+    value: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @import.module .)))
+  (#eq? @_require "require")) @import
+(lexical_declaration
+  (variable_declarator
+    name: (object_pattern (pair_pattern key: (property_identifier) @import.name
+                                        value: (identifier) @import.alias))
     value: (call_expression
       function: (identifier) @_require
       arguments: (arguments . (string) @import.module .)))

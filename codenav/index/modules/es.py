@@ -26,6 +26,7 @@ _COMPILED = {".js": (".ts", ".tsx", ".d.ts", ".js", ".jsx"), ".jsx": (".tsx", ".
              ".mjs": (".mts", ".d.mts", ".mjs"), ".cjs": (".cts", ".d.cts", ".cjs")}
 _CONFIGS = ("tsconfig.json", "jsconfig.json")
 _MAX_EXTENDS = 4
+_MAX_CONFIG_FOLDERS = 20000  # folders probed for a tsconfig.json
 
 
 def parse_jsonc(text: str) -> object:
@@ -59,7 +60,7 @@ def parse_jsonc(text: str) -> object:
 class EsModules(ModuleSystem):
     def __init__(self) -> None:
         self._paths: set[str] = set()
-        self._base_url: str | None = None
+        self._base_urls: list[str] = []
         self._aliases: list[tuple[str, str, list[str]]] = []  # (prefix, suffix, targets)
 
     def module_key(self, path: str, module: str) -> str | None:
@@ -80,12 +81,25 @@ class EsModules(ModuleSystem):
 
     def index(self, paths: Iterable[str], root_name: str,
               read: ConfigReader = no_config) -> None:
+        """Learn the files, and the ``tsconfig.json``/``jsconfig.json`` of every folder that
+        holds sources or is above one (a monorepo's packages each have theirs). An import's
+        key does not say which file it is in, so a bare specifier is tried against every
+        config's aliases, the deepest config first."""
         self._paths = set(paths)
-        for name in _CONFIGS:
-            options = self._compiler_options(name, read)
-            if options is not None:
-                self._configure(options)
-                return
+        folders: set[str] = set()
+        for path in self._paths:
+            folder = posixpath.dirname(path)
+            while folder not in folders and len(folders) < _MAX_CONFIG_FOLDERS:
+                folders.add(folder)
+                if not folder:
+                    break
+                folder = posixpath.dirname(folder)
+        for folder in sorted(folders, key=lambda f: (-f.count("/") - bool(f), f)):
+            for name in _CONFIGS:
+                options = self._compiler_options(posixpath.join(folder, name), read)
+                if options is not None:
+                    self._configure(options)
+                    break
 
     def _compiler_options(self, rel: str, read: ConfigReader) -> dict[str, object] | None:
         """``compilerOptions`` of config ``rel`` merged over those it ``extends`` (relative
@@ -120,13 +134,15 @@ class EsModules(ModuleSystem):
 
     def _configure(self, options: dict[str, object]) -> None:
         base_url = options.get("baseUrl")
-        self._base_url = base_url if isinstance(base_url, str) else None
+        if isinstance(base_url, str):
+            self._base_urls.append(base_url)
         paths = options.get("paths")
         if not isinstance(paths, dict):
             return
         # `paths` entries are relative to baseUrl, else to the config's folder (TS >= 4.1).
-        relative_to = self._base_url if self._base_url is not None else str(
+        relative_to = base_url if isinstance(base_url, str) else str(
             options.get("pathsBase", ""))
+        start = len(self._aliases)
         for pattern, targets in paths.items():
             if not isinstance(pattern, str) or not isinstance(targets, list) or \
                     pattern.count("*") > 1:
@@ -135,8 +151,9 @@ class EsModules(ModuleSystem):
             cleaned = [_join(relative_to, t) for t in targets if isinstance(t, str)
                        and t.count("*") <= 1]
             self._aliases.append((prefix, suffix if star else "\0exact", cleaned))
-        # The longest prefix wins, as in TypeScript.
-        self._aliases.sort(key=lambda a: -len(a[0]))
+        # Within a config the longest prefix wins, as in TypeScript.
+        ours = self._aliases[start:]
+        self._aliases[start:] = sorted(ours, key=lambda a: -len(a[0]))
 
     def files_for(self, key: str) -> list[str]:
         if key.startswith("P:"):
@@ -159,8 +176,8 @@ class EsModules(ModuleSystem):
                 found = self._file(target.replace("*", matched, 1))
                 if found:
                     return [found]
-        if self._base_url is not None:
-            found = self._file(_join(self._base_url, spec))
+        for base_url in self._base_urls:
+            found = self._file(_join(base_url, spec))
             if found:
                 return [found]
         return []

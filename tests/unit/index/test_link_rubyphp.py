@@ -88,9 +88,11 @@ def test_no_link_crosses_languages(links: str) -> None:
         assert source.split("/", 1)[0] == target.split(":", 2)[1].split("/", 1)[0], line
 
 
-def test_unknown_receivers_stay_unresolved(links: str) -> None:
-    # `$item` in a foreach has no known class; two classes have a price(): no guess.
-    assert _target(links, "php/src/Models/Cart.php:32:28") == "unresolved A::price"
+def test_unknown_receivers_are_guessed_by_their_name(links: str) -> None:
+    # `$item` in a foreach has no known class, and two classes have a price(): the map
+    # guesses from the variable's name (one class is called Item).
+    assert _target(links, "php/src/Models/Cart.php:32:28") == \
+        "php:php/src/Models/Item.php#Item.price"
 
 
 # ------------------------------------------------------------------ Ruby modules
