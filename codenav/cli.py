@@ -71,6 +71,16 @@ def _parser() -> argparse.ArgumentParser:
                      help="use language servers when available (default: auto)")
     mcp.set_defaults(run=_cmd_mcp)
 
+    lsp = commands.add_parser(
+        "lsp", help="serve the map to an editor over LSP (stdio)",
+        description="A language server answering definition, references, document and "
+                    "workspace symbols, hover and call hierarchy from the map (shared with "
+                    "any other codenav process on the same root).")
+    lsp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    lsp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
+    lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
+    lsp.set_defaults(run=_cmd_lsp)
+
     call = commands.add_parser(
         "call", help="call one tool and print its envelope as JSON",
         description="Call one tool, print its envelope (JSON). Exit 0 when ok, 1 when not, "
@@ -168,6 +178,17 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
                         format="codenav %(levelname)s %(name)s: %(message)s")
     ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp)
     serve_stdio(ws)
+    return EXIT_OK
+
+
+def _cmd_lsp(args: argparse.Namespace) -> int:
+    import logging
+
+    from codenav.lsp_server import serve_editor
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="codenav %(levelname)s %(name)s: %(message)s")
+    serve_editor(_workspace(args.root, args.db, watch=not args.no_watch))
     return EXIT_OK
 
 

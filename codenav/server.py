@@ -89,6 +89,8 @@ def build_server(ws: Workspace) -> Server[dict[str, Any]]:
             log.info("no usable map at %s: building it in the background", ws.db_path)
         else:
             ws.start_servers()  # language servers warm up while the agent reads the map
+        if ws.watch:
+            ws.start_watcher()
         try:
             yield {}
         finally:

@@ -25,6 +25,7 @@ from codenav.store.read import MapReader
 
 if TYPE_CHECKING:
     from codenav.lsp.pool import LspPool
+    from codenav.watch import Watcher
 
 __all__ = ["BuildState", "Workspace"]
 
@@ -65,6 +66,7 @@ class Workspace:
         # yes; a one-shot `codenav call`: no, only source:'lsp' starts one).
         self.lsp_background = lsp_background
         self._pool: LspPool | None = None
+        self.watcher: Watcher | None = None
         self._lsp_deadlines = lsp_deadlines  # (deadline, long deadline); SPEC §5 by default
         self._pool_lock = threading.Lock()
         self.build = BuildState()
@@ -188,6 +190,16 @@ class Workspace:
             self._build_lock.release()
         return changed if report is None else []
 
+    # ------------------------------------------------------------------ watching
+
+    def start_watcher(self) -> None:
+        """Follow edits under the root (``codenav mcp`` unless ``--no-watch``)."""
+        if self.watcher is None:
+            from codenav.watch import Watcher
+
+            self.watcher = Watcher(self)
+            self.watcher.start()
+
     # ---------------------------------------------------------- language servers
 
     @property
@@ -216,6 +228,8 @@ class Workspace:
             pool.ensure(code)
 
     def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
         with self._pool_lock:
             pool, self._pool = self._pool, None
         if pool is not None:

@@ -12,13 +12,15 @@ import os
 import stat
 import subprocess
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
-__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir"]
+__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir",
+           "watched"]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
@@ -98,6 +100,55 @@ def _from_git(root: Path, listed: list[str], found: Discovery, max_bytes: int) -
             found.skipped["excluded"] += 1
             continue
         _consider(root, rel, lang, found, max_bytes)
+
+
+def watched(root: Path, rels: Iterable[str]) -> list[str]:
+    """Of these repo-relative paths (changed, added or gone), those a discovery would map:
+    a mapped language, outside excluded folders and virtualenvs, not ignored (git's rules
+    in a work tree, else the ``.gitignore`` files on the way down). For the file watcher."""
+    venvs: dict[str, bool] = {}
+    candidates = sorted({rel for rel in rels if by_extension(rel) is not None
+                         and not any(is_excluded_dir(p) for p in rel.split("/")[:-1])
+                         and not _in_venv(root, rel.split("/"), venvs)})
+    if not candidates:
+        return []
+    ignored = _git_ignored(root, candidates)
+    if ignored is None:
+        ignored = _rules_ignored(root, candidates)
+    return [rel for rel in candidates if rel not in ignored]
+
+
+def _git_ignored(root: Path, rels: list[str]) -> set[str] | None:
+    """The untracked paths among ``rels`` git ignores; None when ``root`` is no work tree."""
+    try:
+        out = subprocess.run(["git", "-c", "core.quotepath=off", "check-ignore", "-z", "--stdin"],
+                             cwd=root, input="\0".join(rels).encode("utf-8", "surrogateescape"),
+                             capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode not in (0, 1):  # 128: not a git work tree
+        return None
+    return {name for name in out.stdout.decode("utf-8", "surrogateescape").split("\0") if name}
+
+
+def _rules_ignored(root: Path, rels: list[str]) -> set[str]:
+    rules = IgnoreRules()
+    loaded: set[str] = set()
+    out = set()
+    for rel in rels:
+        parts = rel.split("/")
+        for depth in range(len(parts)):
+            folder = "/".join(parts[:depth])
+            if folder not in loaded:
+                loaded.add(folder)
+                if (root / folder / ".gitignore").is_file():
+                    rules.load(root / folder, folder)
+        dirs = ["/".join(parts[:d]) for d in range(1, len(parts))]
+        if any(part in _BUILD_OUTPUTS for part in parts[:-1]) or \
+                any(rules.ignored(d, is_dir=True) for d in dirs) or \
+                rules.ignored(rel, is_dir=False):
+            out.add(rel)
+    return out
 
 
 def _in_venv(root: Path, parts: list[str], cache: dict[str, bool]) -> bool:

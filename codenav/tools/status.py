@@ -102,7 +102,7 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         )
     if build.last_error:
         data["lastBuildError"] = build.last_error
-    data["watcher"] = {"state": "watching" if ws.watch else "off"}
+    data["watcher"] = ws.watcher.state.to_dict() if ws.watcher is not None else {"state": "off"}
     data["lsp"] = _servers(ws)
     warnings = []
     if data.get("staleCount"):

@@ -192,8 +192,10 @@ def test_a_stopped_server_times_out_and_a_killed_one_restarts(tmp_path: Path) ->
     require("python")
     ws = Workspace(repo("shop", tmp_path), lsp="auto", lsp_deadlines=(2.0, 3.0))
     try:
-        assert call(ws, "nav_hover", {"symbol": "Order.add", "source": "lsp"})["ok"]
+        assert ws.pool is not None
+        ws.pool.ensure("py", "src/shop/models.py")  # started and loaded outside the deadline
         wait_state(ws, "py", {"ready"})
+        assert call(ws, "nav_hover", {"symbol": "Order.add", "source": "lsp"})["ok"]
         pid = server_pid(ws)
         os.killpg(pid, signal.SIGSTOP)
         try:

@@ -1,0 +1,153 @@
+"""Following edits: watchfiles reports changes under the root, and the map is brought up to
+date for exactly those files, in batches.
+
+Change kinds are not trusted (an editor's atomic save is a delete and an add; a rename is
+two events): each batch is a set of paths handed to an incremental index run limited to
+them, which stats every path itself — gone files leave the map, new and changed ones are
+parsed. What no discovery would map (other languages, ignored or vendored paths, the map's
+own folder) triggers nothing. A burst larger than ``BURST`` (a branch switch) becomes one
+incremental run over the whole tree, which compares sizes, mtimes and hashes instead.
+
+Another process may be writing the map (``codenav index`` in CI, an editor's
+``codenav lsp``): the run waits for the write lock (SQLite's busy timeout), never fails on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codenav.index.discover import is_excluded_dir, watched
+
+if TYPE_CHECKING:
+    from codenav.workspace import Workspace
+
+__all__ = ["BURST", "WatchState", "Watcher"]
+
+log = logging.getLogger("codenav.watch")
+logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every batch at INFO
+
+BURST = 500  # more changed files than this: one incremental run over the whole tree
+STEP_MS = 50  # a batch is handed over once no new change came for this long …
+DEBOUNCE_MS = 1600  # … or once it has been collecting for this long
+
+
+@dataclass(slots=True)
+class WatchState:
+    """What the watcher did, for map_status."""
+
+    state: str = "starting"  # starting, watching, stopped, failed
+    batches: int = 0
+    files: int = 0
+    last_at: float | None = None
+    last_files: int = 0
+    last_ms: float = 0.0
+    error: str | None = None
+    pending: set[str] = field(default_factory=set)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"state": self.state, "batches": self.batches,
+                               "filesReindexed": self.files}
+        if self.last_at is not None:
+            out["last"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z",
+                                               time.localtime(self.last_at)),
+                           "files": self.last_files, "ms": round(self.last_ms, 1)}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+class Watcher:
+    """Watches ``ws.root`` in a thread and re-indexes what changes."""
+
+    def __init__(self, ws: Workspace, *, on_batch: Callable[[list[str]], None] | None = None,
+                 step_ms: int = STEP_MS, debounce_ms: int = DEBOUNCE_MS) -> None:
+        self.ws = ws
+        self.state = WatchState()
+        self._on_batch = on_batch
+        self._step, self._debounce = step_ms, debounce_ms
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="codenav-watch", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait(timeout=10)  # the OS watch is set up: later edits are seen
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        if self.state.state != "failed":
+            self.state.state = "stopped"
+
+    # ------------------------------------------------------------------ thread
+
+    def _run(self) -> None:
+        from watchfiles import watch
+
+        root = self.ws.root
+        try:
+            for changes in watch(root, watch_filter=self._wanted, step=self._step,
+                                 debounce=self._debounce, stop_event=self._stop,
+                                 yield_on_timeout=True, rust_timeout=200,
+                                 raise_interrupt=False):
+                if self.state.state == "starting":
+                    self.state.state = "watching"
+                    self._ready.set()
+                if not changes:
+                    continue
+                rels = {_relative(root, path) for _, path in changes}
+                self.apply(sorted(rel for rel in rels if rel))
+        except Exception as exc:  # the OS refused the watch (limits), a vanished root …
+            log.exception("the file watcher stopped")
+            self.state.state, self.state.error = "failed", f"{type(exc).__name__}: {exc}"
+        finally:
+            self._ready.set()
+
+    def _wanted(self, change: Any, path: str) -> bool:
+        """Cheap first filter, per event: no excluded folder on the way (the map's own
+        ``.codenav`` among them). The rest is decided per batch by ``watched``."""
+        rel = _relative(self.ws.root, path)
+        return bool(rel) and not any(is_excluded_dir(p) for p in rel.split("/")[:-1]) \
+            and not is_excluded_dir(rel.split("/")[-1])
+
+    def apply(self, rels: list[str]) -> None:
+        """Bring the map up to date for these changed paths (also called by tests)."""
+        try:
+            paths = watched(self.ws.root, rels)
+        except Exception:
+            log.exception("filtering changed paths failed")
+            return
+        if not paths:
+            return
+        started = time.perf_counter()
+        try:
+            if len(paths) > BURST:
+                self.ws.rebuild()
+            else:
+                self.ws.rebuild(paths=paths)
+        except Exception as exc:
+            log.exception("re-indexing %d changed file(s) failed", len(paths))
+            self.state.error = f"{type(exc).__name__}: {exc}"
+            return
+        state = self.state
+        state.batches += 1
+        state.files += len(paths)
+        state.last_at, state.last_files = time.time(), len(paths)
+        state.last_ms = (time.perf_counter() - started) * 1000
+        state.error = None
+        if self._on_batch is not None:
+            self._on_batch(paths)
+
+
+def _relative(root: Path, path: str) -> str:
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return ""

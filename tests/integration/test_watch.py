@@ -1,0 +1,212 @@
+"""A map that follows edits and is shared: the watcher (edit, add, delete, rename, ignored
+paths, a burst of 500 writes), `codenav mcp` seeing an edit, a SIGKILLed `codenav index`,
+and an indexer with two readers on one map."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from codenav.index.pipeline import index_tree
+from codenav.store import db
+from codenav.workspace import Workspace
+from tests.conftest import FIXTURES, write_tree
+
+pytestmark = pytest.mark.slow
+
+
+def names(root: Path) -> set[str]:
+    conn = sqlite3.connect(f"file:{root / '.codenav' / 'map.db'}?mode=ro", uri=True)
+    try:
+        return {name for (name,) in conn.execute("SELECT name FROM nodes")}
+    finally:
+        conn.close()
+
+
+def eventually(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "") -> float:
+    """Seconds until ``predicate`` holds; fails after ``timeout``."""
+    started = time.monotonic()
+    while not predicate():
+        if time.monotonic() - started > timeout:
+            pytest.fail(f"timed out waiting for {what or predicate}")
+        time.sleep(0.01)
+    return time.monotonic() - started
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[Workspace]:
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "repos" / "shop", root)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("generated/\n")
+    index_tree(root)
+    ws = Workspace(root, watch=True)
+    ws.start_watcher()
+    yield ws
+    ws.close()
+
+
+def test_edits_adds_deletes_and_renames_reach_the_map(watched: Workspace) -> None:
+    root = watched.root
+    pricing = root / "src" / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n\ndef discount():\n    return 1\n")
+    eventually(lambda: "discount" in names(root), what="an edit")
+    (root / "src" / "shop" / "fresh.py").write_text("def brand_new():\n    return 2\n")
+    eventually(lambda: "brand_new" in names(root), what="a new file")
+    (root / "src" / "shop" / "fresh.py").rename(root / "src" / "shop" / "renamed.py")
+    eventually(lambda: _paths(root) >= {"src/shop/renamed.py"}
+               and "src/shop/fresh.py" not in _paths(root), what="a rename")
+    (root / "src" / "shop" / "renamed.py").unlink()
+    eventually(lambda: "brand_new" not in names(root), what="a deletion")
+    # ignored and non-source paths trigger nothing
+    time.sleep(0.3)  # the deletion's batch has finished counting
+    before = watched.watcher.state.batches if watched.watcher else 0
+    write_tree(root, {"generated/big.py": "def never():\n    pass\n",
+                      "notes.txt": "hello\n", "node_modules/x/index.js": "function no() {}\n"})
+    time.sleep(0.6)
+    assert "never" not in names(root) and "no" not in names(root)
+    assert watched.watcher is not None and watched.watcher.state.batches == before
+    # links follow: a new caller of an existing function is linked
+    cli = root / "src" / "shop" / "cli.py"
+    cli.write_text(cli.read_text() + "\n\ndef again():\n    return discount()\n")
+    eventually(lambda: _linked(root, "discount", "src/shop/cli.py"), what="a new link")
+
+
+def _paths(root: Path) -> set[str]:
+    conn = sqlite3.connect(f"file:{root / '.codenav' / 'map.db'}?mode=ro", uri=True)
+    try:
+        return {path for (path,) in conn.execute("SELECT path FROM files")}
+    finally:
+        conn.close()
+
+
+def _linked(root: Path, name: str, from_path: str) -> bool:
+    conn = sqlite3.connect(f"file:{root / '.codenav' / 'map.db'}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            "SELECT count(*) FROM refs r JOIN files f ON f.id = r.file_id JOIN nodes t "
+            "ON t.id = r.target_id WHERE r.name = ? AND f.path = ?", (name, from_path)
+        ).fetchone()[0] > 0
+    finally:
+        conn.close()
+
+
+def test_a_burst_of_500_writes_is_batched(watched: Workspace) -> None:
+    root = watched.root
+    files = {f"src/burst/m{i:03}.py": f"def burst_{i}():\n    return {i}\n" for i in range(500)}
+    write_tree(root, files)
+    eventually(lambda: {f"burst_{i}" for i in range(500)} <= names(root), timeout=60,
+               what="500 new files")
+    assert watched.watcher is not None
+    state = watched.watcher.state
+    assert state.files >= 500 and state.batches < 50, state  # batches, not file by file
+
+
+def test_codenav_mcp_follows_an_edit(tmp_path: Path) -> None:
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "repos" / "shop", root)
+    index_tree(root)
+
+    async def scenario() -> None:
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "codenav", "mcp", str(root), "--lsp", "off"])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            pricing = root / "src" / "shop" / "pricing.py"
+            pricing.write_text(pricing.read_text() + "\n\ndef watched_in():\n    return 3\n")
+            deadline = time.monotonic() + 10
+            while True:
+                result = await session.call_tool(
+                    "map_search", {"query": "watched_in", "exact": True})
+                envelope = result.structured_content or {}
+                if envelope.get("data", {}).get("results"):
+                    break
+                assert time.monotonic() < deadline, envelope
+                await anyio.sleep(0.05)
+            status = await session.call_tool("map_status", {})
+            watcher = (status.structured_content or {})["data"]["watcher"]
+            assert watcher["state"] == "watching" and watcher["batches"] >= 1
+
+    anyio.run(scenario)
+
+
+def test_sigkill_during_index_leaves_the_previous_map(tmp_path: Path) -> None:
+    root = tmp_path / "big"
+    write_tree(root, {f"pkg/m{i:04}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n"
+                                                  for j in range(40)) for i in range(1500)})
+    index_tree(root, paths=["pkg/m0000.py"])  # a small first map
+    before = names(root)
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--full",
+                             "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)  # mid-run
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+    assert names(root) == before
+    report = index_tree(root)  # the rerun completes
+    assert report.files == 1500 and "f1499_39" in names(root)
+
+
+def test_an_indexer_and_two_readers_share_a_map_without_errors(tmp_path: Path) -> None:
+    root = tmp_path / "shared"
+    shutil.copytree(FIXTURES / "repos" / "shop", root)
+    index_tree(root)
+    errors: list[str] = []
+    stop = threading.Event()
+    counts = {"writes": 0, "reads": 0}
+
+    def writer() -> None:
+        pricing = root / "src" / "shop" / "pricing.py"
+        original = pricing.read_text()
+        i = 0
+        while not stop.is_set():
+            i += 1
+            pricing.write_text(original + f"\n\ndef churn_{i}():\n    return {i}\n")
+            try:
+                index_tree(root, full=i % 5 == 0)  # full rebuilds too: readers see them whole
+                counts["writes"] += 1
+            except Exception as exc:  # noqa: BLE001 - any error fails the test
+                errors.append(f"writer: {exc!r}")
+
+    def reader() -> None:
+        ws = Workspace(root)
+        try:
+            while not stop.is_set():
+                try:
+                    conn = ws.reader().conn
+                    nodes = conn.execute("SELECT count(*) FROM nodes").fetchone()[0]
+                    files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+                    if nodes < 10 or files != 7:
+                        errors.append(f"reader saw a partial map: {files} files, {nodes} nodes")
+                    counts["reads"] += 1
+                except Exception as exc:  # noqa: BLE001 - any error fails the test
+                    errors.append(f"reader: {exc!r}")
+        finally:
+            ws.close()
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=reader),
+               threading.Thread(target=reader)]
+    for thread in threads:
+        thread.start()
+    time.sleep(30)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    assert counts["writes"] >= 10 and counts["reads"] >= 100, counts
+    assert db.SCHEMA_VERSION  # the map is the current schema throughout
