@@ -1,8 +1,11 @@
 """Following edits: watchfiles reports changes under the root, and the map is brought up to
-date for exactly those files, in batches.
+date for exactly those files, in batches: parsed, written and linked at once (uses elsewhere
+of a name they newly define included), while the whole relink and the hub ranking wait until
+edits pause for ``SETTLE_S`` seconds.
 
 Change kinds are not trusted (an editor's atomic save is a delete and an add; a rename is
-two events): each batch is a set of paths handed to an incremental index run limited to
+two events; a new folder's first files may go unreported): folders in a batch are walked, and
+each batch is a set of paths handed to an incremental index run limited to
 them, which stats every path itself — gone files leave the map, new and changed ones are
 parsed. What no discovery would map (other languages, ignored or vendored paths, the map's
 own folder) triggers nothing. A burst larger than ``BURST`` (a branch switch) becomes one
@@ -15,10 +18,11 @@ Another process may be writing the map (``codenav index`` in CI, an editor's
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +39,7 @@ logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every batch
 BURST = 500  # more changed files than this: one incremental run over the whole tree
 STEP_MS = 50  # a batch is handed over once no new change came for this long …
 DEBOUNCE_MS = 1600  # … or once it has been collecting for this long
+SETTLE_S = 2.0  # quiet seconds after which deferred relinking and hub ranking run
 
 
 @dataclass(slots=True)
@@ -48,11 +53,11 @@ class WatchState:
     last_files: int = 0
     last_ms: float = 0.0
     error: str | None = None
-    pending: set[str] = field(default_factory=set)
+    settles: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"state": self.state, "batches": self.batches,
-                               "filesReindexed": self.files}
+                               "filesReindexed": self.files, "relinks": self.settles}
         if self.last_at is not None:
             out["last"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z",
                                                time.localtime(self.last_at)),
@@ -101,6 +106,7 @@ class Watcher:
                     self.state.state = "watching"
                     self._ready.set()
                 if not changes:
+                    self._settle_if_quiet()
                     continue
                 rels = {_relative(root, path) for _, path in changes}
                 self.apply(sorted(rel for rel in rels if rel))
@@ -109,6 +115,22 @@ class Watcher:
             self.state.state, self.state.error = "failed", f"{type(exc).__name__}: {exc}"
         finally:
             self._ready.set()
+
+    def _settle_if_quiet(self) -> None:
+        """Once edits pause, finish what quick updates deferred: the whole relink (new names
+        resolved everywhere) and the hub scores. No file is parsed again."""
+        last = self.state.last_at
+        if last is None or time.time() - last < SETTLE_S or not self.ws.relink_pending():
+            return
+        started = time.perf_counter()
+        try:
+            self.ws.rebuild()
+        except Exception as exc:
+            log.exception("relinking after edits failed")
+            self.state.error = f"{type(exc).__name__}: {exc}"
+            return
+        self.state.settles += 1
+        log.info("relinked after edits in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def _wanted(self, change: Any, path: str) -> bool:
         """Cheap first filter, per event: no excluded folder on the way (the map's own
@@ -120,7 +142,7 @@ class Watcher:
     def apply(self, rels: list[str]) -> None:
         """Bring the map up to date for these changed paths (also called by tests)."""
         try:
-            paths = watched(self.ws.root, rels)
+            paths = watched(self.ws.root, _with_folder_contents(self.ws.root, rels))
         except Exception:
             log.exception("filtering changed paths failed")
             return
@@ -131,7 +153,7 @@ class Watcher:
             if len(paths) > BURST:
                 self.ws.rebuild()
             else:
-                self.ws.rebuild(paths=paths)
+                self.ws.update(paths)
         except Exception as exc:
             log.exception("re-indexing %d changed file(s) failed", len(paths))
             self.state.error = f"{type(exc).__name__}: {exc}"
@@ -144,6 +166,22 @@ class Watcher:
         state.error = None
         if self._on_batch is not None:
             self._on_batch(paths)
+
+
+def _with_folder_contents(root: Path, rels: list[str]) -> list[str]:
+    """``rels`` plus every file under those that are folders: files created in a new folder
+    before the OS watch on it was set up are never reported (inotify), a moved-in folder
+    reports only itself."""
+    out = list(rels)
+    for rel in rels:
+        folder = root / rel
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for current, dirs, files in os.walk(folder):
+            dirs[:] = [d for d in dirs if not is_excluded_dir(d)]
+            base = Path(current).relative_to(root).as_posix()
+            out += [f"{base}/{name}" for name in files]
+    return out
 
 
 def _relative(root: Path, path: str) -> str:

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codenav.errors import MapNotBuilt
-from codenav.index.pipeline import IndexReport, Progress, index_tree, refresh_files
+from codenav.index.pipeline import (
+    IndexReport,
+    Progress,
+    index_tree,
+    refresh_files,
+    update_files,
+)
 from codenav.paths import canonical, require_inside
 from codenav.store import db
 from codenav.store.read import MapReader
@@ -131,6 +137,20 @@ class Workspace:
             self.build.last_error = None
             self.build.last_report = report
             return report
+
+    def update(self, paths: Collection[str]) -> IndexReport | None:
+        """Re-index changed files now without a whole relink (the watcher's path); the
+        relink it defers runs in ``settle``."""
+        with self._build_lock:
+            if not self.map_exists():
+                return None  # the first build is running or failed: it will see them
+            return update_files(self.root, self.db_path, paths)
+
+    def relink_pending(self) -> bool:
+        try:
+            return self.reader().meta().get("relink_pending") == "1"
+        except MapNotBuilt:
+            return False
 
     def start_background_build(self, on_done: Callable[[], None] | None = None) -> bool:
         """Build the map in a thread if it is missing or unusable; True if one was started."""

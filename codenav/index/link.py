@@ -77,9 +77,12 @@ class Linker:
             "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.qname, n.type_key, p.kind, "
             "f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
             "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
+        self._types_by_lower: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
         for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang in rows:
             self._by_nid[nid] = nid_int
             self._kind[nid_int] = kind
+            if kind in self._containers.get(lang, ()):
+                self._types_by_lower[name.lower()].append((nid_int, kind, lang))
             if type_key:
                 self._types[nid_int] = type_key
             if qname:
@@ -261,9 +264,10 @@ class Linker:
             return None
         family = lang.modules or lang.code
         found = []
-        for node, kind, node_lang in self.conn.execute(
-                "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
-                "WHERE lower(n.name) = ?", (word,)):
+        rows = (self._types_by_lower.get(word, []) if self._preloaded else self.conn.execute(
+            "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
+            "WHERE lower(n.name) = ?", (word,)))
+        for node, kind, node_lang in rows:
             other = by_code(node_lang)
             if other is not None and kind in other.containers and \
                     (other.modules or other.code) == family:
@@ -516,7 +520,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
         keys = [key for (key,) in conn.execute(
             f"SELECT DISTINCT key FROM refs WHERE file_id IN ({ids}) AND key IS NOT NULL "
             "AND key NOT IN (SELECT key FROM symbols)")]
-        keys = sorted({*keys, *stale})
+        keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids)})
         scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
     resolved = [(key, target) for key in keys if (target := linker.resolve(key)) is not None]
     conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
@@ -527,6 +531,27 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
     else:
         conn.execute(sql, (json.dumps(keys),))
     return len(resolved)
+
+
+_MAX_NEW_NAMES = 500
+
+
+def _newly_resolvable(conn: sqlite3.Connection, changed_ids: str) -> list[str]:
+    """Unresolved keys elsewhere that a name defined in the changed files may now resolve
+    (a function added to a module that other files already call); none when too many names
+    changed (a whole relink follows such runs)."""
+    names = [name for (name,) in conn.execute(
+        f"SELECT DISTINCT name FROM nodes WHERE file_id IN ({changed_ids}) AND name != ''")]
+    if not names or len(names) > _MAX_NEW_NAMES:
+        return []
+    found: list[str] = []
+    for i in range(0, len(names), 250):
+        chunk = names[i : i + 250]
+        found += [key for (key,) in conn.execute(
+            "SELECT DISTINCT key FROM refs WHERE target_id IS NULL AND key IS NOT NULL "
+            f"AND name IN ({','.join('?' * len(chunk))}) AND file_id NOT IN ({changed_ids})",
+            chunk)]
+    return found
 
 
 def _pointing_into(conn: sqlite3.Connection, files: Collection[int],

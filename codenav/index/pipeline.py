@@ -39,7 +39,7 @@ from codenav.store.write import FileRow, FileRows, MapWriter, encode
 
 __all__ = [
     "Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree", "read_facts",
-    "refresh_files",
+    "refresh_files", "update_files",
 ]
 
 # A file modified this close before it was read may change again without its mtime moving.
@@ -205,6 +205,18 @@ def refresh_files(root: Path, db_path: Path, paths: Collection[str], *,
                         progress=None, busy_timeout=busy_timeout, whole_link=False)
     except sqlite3.OperationalError:
         return None  # locked by another writer
+
+
+def update_files(root: Path, db_path: Path, paths: Collection[str]) -> IndexReport | None:
+    """Re-index these changed, added or deleted files for the file watcher: like
+    ``refresh_files`` (no discovery, no whole relink: ``meta.relink_pending`` asks for one
+    later), but waiting for another writer as long as ``codenav index`` would."""
+    started = time.perf_counter()
+    found = Discovery()
+    for rel in paths:
+        consider(root, rel, found)
+    return _execute(root, db_path, found, started, full=False, paths=paths,
+                    workers=_default_jobs(), progress=None, whole_link=False)
 
 
 def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,

@@ -31,7 +31,7 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 MAP_DIR = ".codenav"
 MAP_FILE = "map.db"
 _WRITER_BUSY_S = 120.0  # another writer may hold the lock for a whole cold build

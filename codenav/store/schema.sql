@@ -83,6 +83,7 @@ CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_scope ON refs(scope_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_key ON refs(key) WHERE key IS NOT NULL;
 CREATE INDEX refs_bases ON refs(scope_id) WHERE kind = 'inheritance';
+CREATE INDEX refs_unresolved ON refs(name) WHERE target_id IS NULL AND key IS NOT NULL;
 
 -- Names bound by import statements.
 CREATE TABLE imports (

@@ -32,12 +32,13 @@ def names(root: Path) -> set[str]:
         conn.close()
 
 
-def eventually(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "") -> float:
+def eventually(predicate: Callable[[], bool], timeout: float = 10.0,
+               what: str | Callable[[], str] = "") -> float:
     """Seconds until ``predicate`` holds; fails after ``timeout``."""
     started = time.monotonic()
     while not predicate():
         if time.monotonic() - started > timeout:
-            pytest.fail(f"timed out waiting for {what or predicate}")
+            pytest.fail(f"timed out waiting for {what() if callable(what) else what}")
         time.sleep(0.01)
     return time.monotonic() - started
 
@@ -105,7 +106,7 @@ def test_a_burst_of_500_writes_is_batched(watched: Workspace) -> None:
     files = {f"src/burst/m{i:03}.py": f"def burst_{i}():\n    return {i}\n" for i in range(500)}
     write_tree(root, files)
     eventually(lambda: {f"burst_{i}" for i in range(500)} <= names(root), timeout=60,
-               what="500 new files")
+               what=lambda: f"500 new files; watcher {watched.watcher and watched.watcher.state}")
     assert watched.watcher is not None
     state = watched.watcher.state
     assert state.files >= 500 and state.batches < 50, state  # batches, not file by file
