@@ -9,6 +9,7 @@ follows a symlink out of the root, and never follows a symlinked folder (no loop
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from collections import Counter
@@ -23,6 +24,7 @@ __all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "
            "watched"]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+_MINIFIED = re.compile(r"[.-]min\.[cm]?js$")
 
 # Folders no user wants in a code map, whatever the ignore files say.
 _ALWAYS_EXCLUDED = frozenset({
@@ -170,6 +172,9 @@ def consider(root: Path, rel: str, found: Discovery, max_bytes: int | None = Non
 
 
 def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes: int) -> None:
+    if _MINIFIED.search(rel):  # generated, one huge line: nothing a reader navigates
+        found.skipped["minified"] += 1
+        return
     full = os.path.join(root, rel)
     try:
         info = os.lstat(full)

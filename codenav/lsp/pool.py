@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import json
 import logging
 import re
 import threading
@@ -331,7 +332,7 @@ class LspPool:
         try:
             await client.start(slot.argv, self.root, init_timeout=self._start_timeout,
                                initialization_options=slot.spec.initialization_options,
-                               settings=slot.spec.settings)
+                               settings=_settings(slot.spec, self.root))
         except FileNotFoundError:
             slot.state, slot.error = "not_installed", f"{slot.argv[0]} not found"
             return
@@ -434,13 +435,34 @@ class LspPool:
         return client.uri_for(absolute)
 
     async def _close_all(self, grace: float) -> None:
+        starting = []
         for slot in self._slots.values():
             slot.closing = True
             if slot.starting is not None and not slot.starting.done():
-                slot.starting.cancel()
+                slot.starting.cancel()  # the half-started server is killed by the start itself
+                starting.append(slot.starting)
+        if starting:
+            await asyncio.wait(starting, timeout=grace)
         clients = [slot.client for slot in self._slots.values() if slot.client is not None]
         await asyncio.gather(*(client.close(grace) for client in clients),
                              return_exceptions=True)
+
+
+def _settings(spec: ServerSpec, root: Path) -> dict[str, Any] | None:
+    """The server's settings, with ``package_root_setting`` filled in: when the root is itself
+    a package (Django's ``django/``), its parent goes on the server's search path, or every
+    ``import django.x`` inside it would be unresolved."""
+    settings = spec.settings
+    if not spec.package_root_setting or not (root / "__init__.py").is_file():
+        return settings
+    out: dict[str, Any] = json.loads(json.dumps(settings or {}))
+    for dotted in spec.package_root_setting.split(","):
+        *parents, leaf = dotted.strip().split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = [*node.get(leaf, []), str(root.parent)]
+    return out
 
 
 def _field(value: Any, name: str) -> Any:

@@ -44,6 +44,7 @@ class ServerSpec:
     initialization_options: dict[str, Any] | None = None
     ready_log: str | None = None  # a logMessage saying the workspace is loaded
     ready_progress: str | None = None  # the title of the $/progress that loads it
+    package_root_setting: str | None = None  # dotted setting for a package root's parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,8 @@ def _spec(row: dict[str, Any]) -> ServerSpec:
         name=str(row["name"]), command=tuple(row["command"]), install=str(row.get("install", "")),
         packages=tuple(row.get("packages", ())), settings=row.get("settings"),
         initialization_options=row.get("initialization_options"),
-        ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"))
+        ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"),
+        package_root_setting=row.get("package_root_setting"))
 
 
 @cache

@@ -4,6 +4,7 @@ which — from a language server when it can, else derived from the map's resolv
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 from lsprotocol import types as T
@@ -23,6 +24,7 @@ __all__ = ["NAV_CALL_HIERARCHY", "NAV_TYPE_HIERARCHY"]
 _MAX_CALLS = 400  # nodes in one call tree, whatever the depth
 _MAX_SITES = 5  # call sites listed per edge
 _MAX_TYPES = 300
+_MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deeper
 
 
 class CallHierarchyParams(NavParams):
@@ -103,13 +105,27 @@ def _site(uri: str, rng: T.Range, ws: Workspace) -> dict[str, Any]:
     return anchor(path, line, col)
 
 
+class _Clock:
+    """One deadline shared by every request of a hierarchy (prepare, then one per item)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.end = time.monotonic() + timeout
+
+    def left(self) -> float:
+        return self.end - time.monotonic()
+
+    def expired(self) -> bool:
+        return self.left() < _MIN_REQUEST_S
+
+
 async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader,
                      direction: str, depth: int, timeout: float) -> list[dict[str, Any]]:
+    clock = _Clock(timeout)
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
                                   lambda uri: T.CallHierarchyPrepareParams(
                                       text_document=T.TextDocumentIdentifier(uri=uri),
-                                      position=target.position()), timeout=timeout,
+                                      position=target.position()), timeout=clock.left(),
                                   wait_loaded=True)
     if not prepared:
         return []
@@ -121,7 +137,7 @@ async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader
         params: Any = (T.CallHierarchyIncomingCallsParams(item=item) if direction == "incoming"
                        else T.CallHierarchyOutgoingCallsParams(item=item))
         calls = await pool.request(target.code, target.path, method, lambda _uri: params,
-                                   timeout=timeout) or []
+                                   timeout=max(clock.left(), _MIN_REQUEST_S)) or []
         out = []
         for call in calls:
             if budget[0] <= 0:
@@ -136,7 +152,7 @@ async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader
             if len(sites) > _MAX_SITES:
                 entry["moreCallSites"] = len(sites) - _MAX_SITES
             key = f"{other.uri}#{other.selection_range.start.line}:{other.name}"
-            if left > 1 and key not in seen:
+            if left > 1 and key not in seen and not clock.expired():
                 seen.add(key)
                 children = await level(other, left - 1, seen)
                 if children:
@@ -203,11 +219,12 @@ def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, 
 
 async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader,
                      direction: str, timeout: float) -> list[dict[str, Any]]:
+    clock = _Clock(timeout)
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
                                   lambda uri: T.TypeHierarchyPrepareParams(
                                       text_document=T.TextDocumentIdentifier(uri=uri),
-                                      position=target.position()), timeout=timeout,
+                                      position=target.position()), timeout=clock.left(),
                                   wait_loaded=True)
     if not prepared:
         return []
@@ -215,15 +232,18 @@ async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader
               else T.TYPE_HIERARCHY_SUBTYPES)
     out: list[dict[str, Any]] = []
     frontier, seen, level = [prepared[0]], set(), 0
-    while frontier and len(out) < _MAX_TYPES and level < 10:
+    while frontier and len(out) < _MAX_TYPES and level < 10 and not clock.expired():
         level += 1
         following = []
         for item in frontier:
+            if clock.expired():
+                break
             params: Any = (T.TypeHierarchySupertypesParams(item=item)
                            if direction == "supertypes"
                            else T.TypeHierarchySubtypesParams(item=item))
             for other in await pool.request(target.code, target.path, method,
-                                            lambda _uri, p=params: p, timeout=timeout) or []:
+                                            lambda _uri, p=params: p,
+                                            timeout=max(clock.left(), _MIN_REQUEST_S)) or []:
                 key = f"{other.uri}#{other.selection_range.start.line}:{other.name}"
                 if key in seen:
                     continue

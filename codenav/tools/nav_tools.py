@@ -102,7 +102,7 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
     lines = Lines(ws.root)
     if live.answered:
         found = locations(live.result)
-        if found or located.node is None:
+        if found or located.node is None or params.source == "lsp":
             cache: dict[str, Any] = {}
             definitions = []
             for uri, rng in found:
@@ -321,7 +321,7 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     warnings = live.notes + located.warnings
     if live.answered:
         text = _hover_text(live.result)
-        if text or located.node is None:
+        if text or located.node is None or params.source == "lsp":
             data: dict[str, Any] = {"symbol": located.name, "hover": text, "source": "lsp"}
             if located.node is not None:
                 data["id"] = located.node.nid
