@@ -42,7 +42,7 @@ from codenav.lsp.client import (
 )
 from codenav.lsp.servers import Family, ServerSpec, families, family_of, find_command, language_id
 
-__all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus"]
+__all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus", "server_settings"]
 
 log = logging.getLogger("codenav.lsp")
 
@@ -332,7 +332,7 @@ class LspPool:
         try:
             await client.start(slot.argv, self.root, init_timeout=self._start_timeout,
                                initialization_options=slot.spec.initialization_options,
-                               settings=_settings(slot.spec, self.root))
+                               settings=server_settings(slot.spec, self.root))
         except FileNotFoundError:
             slot.state, slot.error = "not_installed", f"{slot.argv[0]} not found"
             return
@@ -448,7 +448,7 @@ class LspPool:
                              return_exceptions=True)
 
 
-def _settings(spec: ServerSpec, root: Path) -> dict[str, Any] | None:
+def server_settings(spec: ServerSpec, root: Path) -> dict[str, Any] | None:
     """The server's settings, with ``package_root_setting`` filled in: when the root is itself
     a package (Django's ``django/``), its parent goes on the server's search path, or every
     ``import django.x`` inside it would be unresolved."""
