@@ -13,6 +13,7 @@ only the new keys of the changed files, looking things up with indexed queries.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections import defaultdict
@@ -26,6 +27,41 @@ from codenav.store.write import NODE_BITS, file_node
 __all__ = ["Linker", "link"]
 
 _MAX_DEPTH = 24
+
+
+# Module systems learnt from a tree, reused while its files and the project files they read
+# stay the same (a watcher re-indexing one file at a time must not re-learn 10,000 paths).
+_LEARNT: dict[str, tuple[list[tuple[str, str | None]], dict[str, ModuleSystem]]] = {}
+_LEARNT_MAX = 4
+
+
+def _module_systems(family: dict[str, str], paths_by_lang: dict[str, list[str]], root_name: str,
+                    read: ConfigReader) -> dict[str, ModuleSystem]:
+    """One module system per family name, taught the paths of its languages."""
+    digest = hashlib.sha1(root_name.encode("utf-8", "surrogateescape"))
+    for code in sorted(paths_by_lang):
+        digest.update(f"\0{code}:{family[code]}\0".encode())
+        digest.update("\n".join(sorted(paths_by_lang[code])).encode("utf-8", "surrogateescape"))
+    signature = digest.hexdigest()
+    cached = _LEARNT.get(signature)
+    if cached is not None and all(read(rel) == text for rel, text in cached[0]):
+        return cached[1]
+    seen: list[tuple[str, str | None]] = []
+
+    def recording(rel: str) -> str | None:
+        text = read(rel)
+        seen.append((rel, text))
+        return text
+
+    by_name: dict[str, ModuleSystem] = {}
+    for name in dict.fromkeys(family.values()):
+        system = by_name[name] = module_system(name)
+        system.index([p for code, paths in paths_by_lang.items() if family[code] == name
+                      for p in paths], root_name, recording)
+    if len(_LEARNT) >= _LEARNT_MAX:
+        _LEARNT.pop(next(iter(_LEARNT)))
+    _LEARNT[signature] = (seen, by_name)
+    return by_name
 
 
 class Linker:
@@ -45,11 +81,7 @@ class Linker:
         for _, path, lang in files:
             paths_by_lang[lang].append(path)
         family = {code: lang.modules if (lang := by_code(code)) else "" for code in paths_by_lang}
-        by_name: dict[str, ModuleSystem] = {}
-        for name in dict.fromkeys(family.values()):
-            system = by_name[name] = module_system(name)
-            system.index([p for code, paths in paths_by_lang.items() if family[code] == name
-                          for p in paths], root_name, read or config_reader(None))
+        by_name = _module_systems(family, paths_by_lang, root_name, read or config_reader(None))
         self._systems: dict[str, ModuleSystem] = {code: by_name[family[code]]
                                                   for code in paths_by_lang}
         self._unique_systems = list(by_name.values())
