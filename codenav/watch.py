@@ -40,6 +40,10 @@ BURST = 500  # more changed files than this: one incremental run over the whole 
 STEP_MS = 50  # a batch is handed over once no new change came for this long …
 DEBOUNCE_MS = 1600  # … or once it has been collecting for this long
 SETTLE_S = 2.0  # quiet seconds after which deferred relinking and hub ranking run
+SETTLE_POLL_S = 0.5
+# Project files module systems read (codenav/index/modules): a change relinks the map.
+PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer.json",
+                           "Cargo.toml", "pyproject.toml"})
 
 
 @dataclass(slots=True)
@@ -79,15 +83,21 @@ class Watcher:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="codenav-watch", daemon=True)
+        # Its own thread: the watch loop may see no quiet moment at all (readers of the map
+        # touch files under .codenav, filtered out but still waking the OS watch).
+        self._settler = threading.Thread(target=self._settle_loop, name="codenav-settle",
+                                         daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+        self._settler.start()
         self._ready.wait(timeout=10)  # the OS watch is set up: later edits are seen
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        for thread in (self._thread, self._settler):
+            if thread.is_alive():
+                thread.join(timeout=5)
         if self.state.state != "failed":
             self.state.state = "stopped"
 
@@ -106,7 +116,6 @@ class Watcher:
                     self.state.state = "watching"
                     self._ready.set()
                 if not changes:
-                    self._settle_if_quiet()
                     continue
                 rels = {_relative(root, path) for _, path in changes}
                 self.apply(sorted(rel for rel in rels if rel))
@@ -115,6 +124,10 @@ class Watcher:
             self.state.state, self.state.error = "failed", f"{type(exc).__name__}: {exc}"
         finally:
             self._ready.set()
+
+    def _settle_loop(self) -> None:
+        while not self._stop.wait(SETTLE_POLL_S):
+            self._settle_if_quiet()
 
     def _settle_if_quiet(self) -> None:
         """Once edits pause, finish what quick updates deferred: the whole relink (new names
@@ -141,6 +154,12 @@ class Watcher:
 
     def apply(self, rels: list[str]) -> None:
         """Bring the map up to date for these changed paths (also called by tests)."""
+        if any(rel.rsplit("/", 1)[-1] in PROJECT_FILES for rel in rels):
+            try:  # how imports resolve may have changed: relink all once edits pause
+                self.ws.request_relink()
+                self.state.last_at = time.time()
+            except Exception:
+                log.exception("asking for a relink failed")
         try:
             paths = watched(self.ws.root, _with_folder_contents(self.ws.root, rels))
         except Exception:

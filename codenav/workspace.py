@@ -23,6 +23,7 @@ from codenav.index.pipeline import (
     Progress,
     index_tree,
     refresh_files,
+    request_relink,
     update_files,
 )
 from codenav.paths import canonical, require_inside
@@ -145,6 +146,12 @@ class Workspace:
             if not self.map_exists():
                 return None  # the first build is running or failed: it will see them
             return update_files(self.root, self.db_path, paths)
+
+    def request_relink(self) -> None:
+        """Have the map linked again as a whole (see ``pipeline.request_relink``)."""
+        if self.map_exists():
+            with self._build_lock:
+                request_relink(self.db_path)
 
     def relink_pending(self) -> bool:
         try:

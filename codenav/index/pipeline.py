@@ -29,7 +29,7 @@ from typing import Any
 from codenav import __version__
 from codenav.errors import MapNotBuilt
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
-from codenav.index.extract import extract
+from codenav.index.extract import ParseTimeout, extract
 from codenav.index.languages import by_extension
 from codenav.index.link import link
 from codenav.index.rank import compute_hubs
@@ -39,7 +39,7 @@ from codenav.store.write import FileRow, FileRows, MapWriter, encode
 
 __all__ = [
     "Freshness", "IndexReport", "Progress", "check", "file_hash", "index_tree", "read_facts",
-    "refresh_files", "update_files",
+    "refresh_files", "request_relink", "update_files",
 ]
 
 # A file modified this close before it was read may change again without its mtime moving.
@@ -129,7 +129,12 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
         facts.status = "binary"
         return facts
     started = time.perf_counter()
-    found = extract(lang, data, rel)
+    try:
+        found = extract(lang, data, rel)
+    except ParseTimeout:  # flagged and reported as failed; the run goes on
+        facts.status = "timeout"
+        facts.parse_ms = (time.perf_counter() - started) * 1000
+        return facts
     facts.parse_ms = (time.perf_counter() - started) * 1000
     facts.lines, facts.doc = found.lines, found.doc
     facts.defs, facts.refs, facts.imports = found.defs, found.refs, found.imports
@@ -217,6 +222,17 @@ def update_files(root: Path, db_path: Path, paths: Collection[str]) -> IndexRepo
         consider(root, rel, found)
     return _execute(root, db_path, found, started, full=False, paths=paths,
                     workers=_default_jobs(), progress=None, whole_link=False)
+
+
+def request_relink(db_path: Path) -> None:
+    """Ask the next run to link the whole map again, e.g. because a project file that says
+    how imports resolve (tsconfig.json, go.mod …) changed; no file is parsed for it."""
+    conn = db.connect_writer(db_path, None)
+    try:
+        with db.write_transaction(conn):
+            MapWriter(conn).set_meta({"relink_pending": "1"})
+    finally:
+        conn.close()
 
 
 def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,

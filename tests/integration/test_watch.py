@@ -101,6 +101,23 @@ def _linked(root: Path, name: str, from_path: str) -> bool:
         conn.close()
 
 
+def test_a_changed_tsconfig_relinks_the_map(tmp_path: Path) -> None:
+    root = tmp_path / "web"
+    shutil.copytree(FIXTURES / "repos" / "web", root)
+    config = root / "tsconfig.json"
+    config.write_text(config.read_text().replace('"@app/*"', '"@nowhere/*"'))
+    index_tree(root)
+    assert not _linked(root, "Avatar", "src/main.ts")  # `@app/avatar` resolves to nothing
+    ws = Workspace(root, watch=True)
+    ws.start_watcher()
+    try:
+        config.write_text(config.read_text().replace('"@nowhere/*"', '"@app/*"'))
+        eventually(lambda: _linked(root, "Avatar", "src/main.ts"), timeout=15,
+                   what=lambda: f"the restored alias; watcher {ws.watcher and ws.watcher.state}")
+    finally:
+        ws.close()
+
+
 def test_a_burst_of_500_writes_is_batched(watched: Workspace) -> None:
     root = watched.root
     files = {f"src/burst/m{i:03}.py": f"def burst_{i}():\n    return {i}\n" for i in range(500)}
