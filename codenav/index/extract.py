@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -24,7 +25,58 @@ from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, utf16_len
 
-__all__ = ["Extraction", "extract", "identifier_at"]
+__all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at"]
+
+# Bounds per file (notes/RELIABILITY-AND-PERF.md P1). Every parse of a file (error recovery
+# included) shares one deadline; pseudo-random bytes parse at ~1.5 s/MB, real code at ~10 MB/s.
+PARSE_DEADLINE_S = 2.0
+# tree-sitter queries cannot be interrupted (QueryCursor's progress_callback crashes the
+# 0.26.1 bindings) and run in quadratic time over an ERROR node whose children are thousands
+# of unclosed openers (`[[[[…`: 40k took 3 s, 2 MB would take hours). No source file a
+# reader navigates has such a node once recovery has run.
+_MAX_ERROR_FANOUT = 10_000
+_READ_CHUNK = 1 << 16
+
+
+class ParseTimeout(Exception):
+    """The file could not be parsed within the per-file bounds (it is mapped as ``timeout``)."""
+
+
+class _Deadlined:
+    """A parser whose every ``parse`` must finish by one deadline. tree-sitter honours its
+    progress callback only when the source comes from a read callback, not from bytes."""
+
+    def __init__(self, parser: Any, seconds: float) -> None:
+        self.parser = parser
+        self.deadline = time.monotonic() + seconds
+
+    def parse(self, data: bytes) -> Any:
+        def read(offset: int, _point: Any) -> bytes:
+            return data[offset:offset + _READ_CHUNK]
+
+        def late(*_: Any) -> bool:
+            return time.monotonic() > self.deadline
+
+        try:
+            tree = self.parser.parse(read, progress_callback=late)
+        except ValueError:  # "Parsing failed": cancelled by the callback
+            tree = None
+        if tree is None:
+            self.parser.reset()  # else the next parse resumes this one's state
+            raise ParseTimeout(f"not parsed within {PARSE_DEADLINE_S:g} s")
+        return tree
+
+
+def _widest_error(root: Any) -> int:
+    """The most children any ERROR node under ``root`` has (0 without errors)."""
+    widest = 0
+    stack = [root] if root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            widest = max(widest, node.child_count)
+        stack.extend(child for child in node.children if child.has_error)
+    return widest
 
 # Higher wins when one identifier is captured by several reference patterns.
 _REF_PRIORITY = {
@@ -142,10 +194,11 @@ _systems: dict[str, ModuleSystem] = {}
 def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     """Parse ``data`` (file ``path``, repo-relative) as ``lang`` and collect its facts.
 
-    Never raises on malformed source.
+    Never raises on malformed source; raises ParseTimeout for a file past the per-file
+    bounds (PARSE_DEADLINE_S, an ERROR node too wide to query).
     """
     compiled = queries(lang)
-    parser = compiled.parser
+    parser = _Deadlined(compiled.parser, PARSE_DEADLINE_S)
     tree = parser.parse(data)
     root = original = tree.root_node
     index = LineIndex(data)
@@ -154,6 +207,10 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     if root.has_error:
         out.problem_count, out.problems = problems(root, index)
         root, blanked = recover(parser, root, data, index)
+        if _widest_error(root) > _MAX_ERROR_FANOUT:
+            raise ParseTimeout("an ERROR node too wide to query")
+        if blanked and _widest_error(original) > _MAX_ERROR_FANOUT:
+            blanked = []  # the blanked lines' own references are given up
 
     flat = QueryCursor(compiled.flat).captures(root)
     identifiers = flat.pop("name", [])
@@ -194,10 +251,13 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
 
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering 1-based (line, UTF-16 col), and the column it starts at."""
-    parser = queries(lang).parser
+    parser = _Deadlined(queries(lang).parser, PARSE_DEADLINE_S)
     index = LineIndex(data)
     offset = index.offset(line, col)
-    node = parser.parse(data).root_node.descendant_for_byte_range(offset, offset)
+    try:
+        node = parser.parse(data).root_node.descendant_for_byte_range(offset, offset)
+    except ParseTimeout:
+        return None
     if node is None or node.type not in lang.identifiers:
         return None
     row, byte_col = node.start_point
