@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from codenav.errors import BadArgs, OutOfRoot
 
-__all__ = ["canonical", "is_inside", "relative_path", "require_inside"]
+__all__ = ["canonical", "is_inside", "relative_path", "require_inside", "require_relative"]
 
 
 def canonical(path: Path) -> Path:
@@ -46,3 +46,11 @@ def relative_path(raw: str, root: Path, boundary: Path | None = None) -> str:
     resolved = canonical(full)
     rel = resolved.relative_to(canonical(root))
     return PurePosixPath(*rel.parts).as_posix() if rel.parts else "."
+
+
+def require_relative(raw: str, what: str = "path") -> None:
+    """OUT_OF_ROOT for a repo-relative pattern (``fileFilter``) that is absolute or climbs
+    out with ``..``: such a pattern names nothing in the map, so it is refused, not ignored."""
+    parts = PurePosixPath(raw.strip().replace("\\", "/")).parts
+    if parts and (parts[0] == "/" or ".." in parts or parts[0].startswith("~")):
+        raise OutOfRoot(f"{what} must be relative to the root, without '..'")

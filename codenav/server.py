@@ -11,6 +11,7 @@ at exit either.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -21,6 +22,8 @@ import anyio
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from codenav import __version__
 from codenav.envelope import to_json
@@ -28,7 +31,7 @@ from codenav.tools.dispatch import call_tool
 from codenav.tools.registry import TOOLS, input_schema
 from codenav.workspace import Workspace
 
-__all__ = ["INSTRUCTIONS", "build_server", "serve_stdio"]
+__all__ = ["INSTRUCTIONS", "build_server", "protocol_error", "serve_stdio"]
 
 log = logging.getLogger("codenav.server")
 
@@ -120,12 +123,66 @@ def serve_stdio(ws: Workspace) -> None:
         async with stdio_server() as (read_stream, write_stream):
             # After the transport claimed fd 1: a buffered print must never reach it.
             sys.stdout = sys.stderr
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            # The SDK drops a line that is not a valid message without a word; a client
+            # waiting on that id would hang. Answer it here (JSON-RPC 2.0 §5.1), pass the rest.
+            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def screen() -> None:
+                async with send:
+                    async for item in read_stream:
+                        if isinstance(item, SessionMessage):
+                            await send.send(item)
+                            continue
+                        reply = protocol_error(item)
+                        if reply is not None:
+                            await write_stream.send(SessionMessage(reply))
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(screen)
+                await server.run(receive, write_stream, server.create_initialization_options())
+                tasks.cancel_scope.cancel()
 
     # SIGTERM ends the process through SystemExit, so that the lifespan closes the
     # language servers (they would die with codenav anyway: PDEATHSIG, closed stdin).
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    except SystemExit as exc:
+        # The lifespan has closed the workspace by now. The transport reads stdin in a
+        # worker thread still blocked in read(), and interpreter exit would wait for it until
+        # the client closed stdin (SIGTERM then hung for good): leave without waiting.
+        logging.shutdown()
+        sys.stderr.flush()
+        os._exit(exc.code if isinstance(exc.code, int) else 1)
+
+
+def protocol_error(exc: Exception) -> types.JSONRPCError | None:
+    """The JSON-RPC error for a line that is not a valid message; None for a blank line.
+
+    Not JSON: -32700 with a null id. JSON but not a valid message (no method, params not an
+    object, not an object at all): -32600, with the line's id when it has a usable one.
+    """
+    problems = exc.errors() if isinstance(exc, ValidationError) else []
+    if problems and problems[0]["type"] == "json_invalid":
+        raw = problems[0].get("input")
+        if isinstance(raw, (str, bytes)) and not raw.strip():
+            return None
+        return _rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
+    ident: int | str | None = None
+    for problem in problems:
+        value = problem.get("input")
+        if isinstance(value, dict):
+            candidate = value.get("id")
+            if isinstance(candidate, (int, str)) and not isinstance(candidate, bool):
+                ident = candidate
+            break
+    return _rpc_error(ident, types.INVALID_REQUEST,
+                      "Invalid Request: expected a JSON-RPC 2.0 request or notification object")
+
+
+def _rpc_error(ident: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=ident,
+                              error=types.ErrorData(code=code, message=message))
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:

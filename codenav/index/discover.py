@@ -167,8 +167,14 @@ def _in_venv(root: Path, parts: list[str], cache: dict[str, bool]) -> bool:
 def consider(root: Path, rel: str, found: Discovery, max_bytes: int | None = None) -> None:
     """Add ``rel`` to ``found`` if it is a mappable file (used without a whole discovery)."""
     lang = by_extension(rel)
-    if lang is not None and not any(is_excluded_dir(part) for part in rel.split("/")[:-1]):
-        _consider(root, rel, lang, found, MAX_FILE_BYTES if max_bytes is None else max_bytes)
+    if lang is None or any(is_excluded_dir(part) for part in rel.split("/")[:-1]):
+        return
+    # A discovery never enters a symlinked folder; a path handed in (the watcher's) may run
+    # through one, so its folder must resolve inside the root too.
+    if not Path(os.path.realpath(os.path.join(root, rel))).parent.is_relative_to(root):
+        found.skipped["outside_root"] += 1
+        return
+    _consider(root, rel, lang, found, MAX_FILE_BYTES if max_bytes is None else max_bytes)
 
 
 def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes: int) -> None:

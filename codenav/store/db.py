@@ -27,6 +27,7 @@ __all__ = [
     "ensure_schema",
     "index_statements",
     "read_meta",
+    "read_only_authorizer",
     "schema_version",
     "write_transaction",
 ]
@@ -81,6 +82,7 @@ def connect_reader(path: Path) -> sqlite3.Connection:
                                isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA query_only=1")
         version = schema_version(conn)
+        conn.set_authorizer(read_only_authorizer)
     except sqlite3.DatabaseError as exc:
         raise MapNotBuilt(f"cannot read the map at {path}: {exc}",
                           hint="Run `codenav index --full` to rebuild it.") from exc
@@ -88,6 +90,35 @@ def connect_reader(path: Path) -> sqlite3.Connection:
         conn.close()
         _check_version(version, path)
     return conn
+
+
+# What a serving connection may do: read tables, call functions, run CTEs and read
+# transactions. Everything else (writes, schema changes, ATTACH/DETACH, PRAGMA with a value,
+# load_extension()) is refused before it runs: `mode=ro` and `query_only` stop writes to the
+# map, the authorizer also stops ATTACH (a new file) and extension loading (native code).
+_READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+                           sqlite3.SQLITE_RECURSIVE, sqlite3.SQLITE_TRANSACTION})
+_READ_PRAGMAS = frozenset({"user_version", "schema_version", "table_info", "table_xinfo",
+                           "index_list", "index_info", "page_count", "page_size",
+                           "journal_mode", "data_version", "compile_options", "query_only",
+                           "integrity_check", "quick_check",
+                           "database_list"})
+_DENIED_FUNCTIONS = frozenset({"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"})
+
+
+def read_only_authorizer(action: int, arg1: str | None, arg2: str | None, _db: str | None,
+                         _trigger: str | None) -> int:
+    """sqlite3 authorizer of the serving connections (SPEC §6): reads only."""
+    if action == sqlite3.SQLITE_FUNCTION:
+        return sqlite3.SQLITE_DENY if (arg2 or "").lower() in _DENIED_FUNCTIONS else \
+            sqlite3.SQLITE_OK
+    if action in _READ_ACTIONS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_UPDATE and arg1 == "sqlite_master" and _trigger is None:
+        return sqlite3.SQLITE_OK  # asked when json_each() is first used; mode=ro stops writes
+    if action == sqlite3.SQLITE_PRAGMA and arg2 is None and (arg1 or "").lower() in _READ_PRAGMAS:
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -26,7 +26,7 @@ from codenav.errors import (
 )
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_extension
-from codenav.paths import relative_path
+from codenav.paths import relative_path, require_relative
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import ToolParams
 from codenav.workspace import Workspace
@@ -47,6 +47,7 @@ __all__ = [
 
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 _SNIPPET = 160
+_MAX_POSITION = 1 << 31
 
 
 class TargetParams(ToolParams):
@@ -55,8 +56,11 @@ class TargetParams(ToolParams):
     id: str | None = Field(default=None, description="Node id from map_search or map_overview, "
                            "e.g. 'py:src/app/models.py#User.save'.")
     file: str | None = Field(default=None, description="Path relative to the root (with line).")
-    line: int | None = Field(default=None, ge=1, description="1-based line (with file).")
-    col: int | None = Field(default=None, ge=1, description="1-based UTF-16 column (with file); "
+    # Bounded so a huge number is BAD_ARGS, not an SQLite integer overflow (INTERNAL).
+    line: int | None = Field(default=None, ge=1, le=_MAX_POSITION,
+                             description="1-based line (with file).")
+    col: int | None = Field(default=None, ge=1, le=_MAX_POSITION,
+                            description="1-based UTF-16 column (with file); "
                             "any position inside the name. Omitted: the first symbol on the line.")
     symbol: str | None = Field(default=None, min_length=1, max_length=500,
                                description="A name or qualified name, e.g. 'Session.request'.")
@@ -187,6 +191,8 @@ class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
 
     def __init__(self, raw: str | None) -> None:
+        if raw:
+            require_relative(raw, "fileFilter")
         self.raw = raw.strip().lstrip("./") if raw else None
         if raw is not None and not self.raw and raw.strip() not in ("", ".", "./"):
             raise BadArgs("fileFilter must be a path prefix like 'src/' or a glob like "
@@ -236,6 +242,7 @@ def locate(ws: Workspace, reader: MapReader, params: TargetParams,
 
 def _by_id(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Located:
     _, path, _ = parse_node_id(raw)
+    relative_path(path, ws.root, ws.force_root)  # OUT_OF_ROOT before touching the disk
     if (ws.root / path).is_file():
         fresh.refresh([path])
     node = reader.node(raw.strip())

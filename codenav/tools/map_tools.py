@@ -11,6 +11,7 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
+from codenav.paths import relative_path
 from codenav.store.read import FileStat, MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import (
@@ -94,7 +95,11 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
     fresh = Freshness(ws)
     focus = (params.focus or "").strip()
     if "#" in focus or (NODE_ID.match(focus) and reader.node(focus) is not None):
+        if NODE_ID.match(focus):
+            relative_path(parse_node_id(focus)[1], ws.root, ws.force_root)
         return _overview_of_node(reader, focus, fresh)
+    if focus not in ("", ".", "./"):  # a folder: inside the root (OUT_OF_ROOT otherwise)
+        focus = relative_path(focus, ws.root, ws.force_root)
     prefix = focus.strip("/").removeprefix("./")
     prefix = f"{prefix}/" if prefix else ""
     flt = FileFilter(prefix or None)
@@ -298,6 +303,7 @@ class NodeParams(ToolParams):
 
 def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
     _, path, _ = parse_node_id(raw)
+    relative_path(path, ws.root, ws.force_root)  # OUT_OF_ROOT before touching the disk
     if (ws.root / path).is_file():
         fresh.refresh([path])
     node = reader.node(raw.strip())
