@@ -11,11 +11,11 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Hashable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from codenav.errors import MapNotBuilt
 from codenav.index.pipeline import (
@@ -42,6 +42,9 @@ log = logging.getLogger("codenav.workspace")
 _FRESHEN_FILES = 8
 _FRESHEN_BYTES = 256 * 1024
 _FRESHEN_BUSY_S = 0.05
+_MEMO_SIZE = 64
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -79,6 +82,7 @@ class Workspace:
         self.build = BuildState()
         self._build_lock = threading.Lock()
         self._local = threading.local()
+        self._memo: dict[Hashable, tuple[tuple[int, int], object]] = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -101,6 +105,20 @@ class Workspace:
             cached.conn.close()
         self._local.reader, self._local.identity = MapReader(conn), identity
         return self._local.reader  # type: ignore[no-any-return]
+
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, remembered until the map changes (another connection commits):
+        for answers that aggregate the whole map, such as map_overview's."""
+        reader = self.reader()
+        stamp = (id(reader), reader.version())
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] == stamp:
+            return cast(T, hit[1])
+        value = compute()
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.pop(next(iter(self._memo)))
+        self._memo[key] = (stamp, value)
+        return value
 
     def _not_built(self) -> MapNotBuilt:
         if self.build.running:
@@ -183,9 +201,10 @@ class Workspace:
         """Mapped files among ``paths`` whose size or mtime differs from the map, or gone."""
         stats = self.reader().file_stats(paths)
         out = []
+        root = str(self.root)
         for path, known in stats.items():
             try:
-                info = os.stat(self.root / path)
+                info = os.stat(f"{root}/{path}")
             except OSError:
                 out.append(path)
                 continue

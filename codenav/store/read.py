@@ -104,6 +104,10 @@ class MapReader:
 
     # ------------------------------------------------------------ map-wide
 
+    def version(self) -> int:
+        """Changes whenever another connection commits to the map (``PRAGMA data_version``)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections import defaultdict
 from pathlib import PurePosixPath
@@ -102,12 +103,28 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         focus = relative_path(focus, ws.root, ws.force_root)
     prefix = focus.strip("/").removeprefix("./")
     prefix = f"{prefix}/" if prefix else ""
-    flt = FileFilter(prefix or None)
-    stats = [s for s in reader.files() if flt(s.path)]
-    if prefix and not stats:
+    summary_of_map = ws.cached(("map_overview", prefix, params.depth),
+                               lambda: _overview_data(ws, reader, prefix, params.depth))
+    if summary_of_map is None:
         raise BadArgs(f"focus {focus!r} is neither a mapped folder nor a node id",
                       hint="Folders are relative to the root, e.g. 'src/app/'; ids come from "
                            "map_search.")
+    data = copy.deepcopy(summary_of_map)
+    fresh.check({h["anchor"]["file"] for h in data["hubs"]})
+    for item in data["hubs"]:
+        fresh.mark(item, item["anchor"]["file"])
+    cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
+            Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
+    return Answer(data, cuts=cuts, warnings=fresh.warnings())
+
+
+def _overview_data(ws: Workspace, reader: MapReader, prefix: str,
+                   depth: int) -> dict[str, Any] | None:
+    """map_overview's data for a folder prefix (None: no mapped file under it)."""
+    flt = FileFilter(prefix or None)
+    stats = [s for s in reader.files() if flt(s.path)]
+    if prefix and not stats:
+        return None
     languages: dict[str, int] = defaultdict(int)
     for stat in stats:
         if stat.status == "ok":
@@ -117,7 +134,7 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         if not flt(path):
             continue
         parts = path[len(prefix):].split("/")
-        key = "/".join(parts[: params.depth]) + ("/" if len(parts) > params.depth else "")
+        key = "/".join(parts[:depth]) + ("/" if len(parts) > depth else "")
         entry = dirs.setdefault(prefix + key, [0, 0, 0.0])
         entry[0] += 1
         entry[1] += nodes
@@ -125,10 +142,7 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
     folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": hub(v[2])}
                for path, v in sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))]
     hubs = [summary(n) for n in reader.top_hubs(NodeFilter(prefix=prefix or None), 60)]
-    fresh.check({h["anchor"]["file"] for h in hubs})
-    for item in hubs:
-        fresh.mark(item, item["anchor"]["file"])
-    data: dict[str, Any] = {
+    return {
         "root": str(ws.root), "focus": prefix or ".",
         "languages": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
         "files": len(stats),
@@ -136,9 +150,6 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         "hubs": hubs,
         "entryPoints": _entry_points(ws, reader, flt, stats),
     }
-    cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
-            Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
-    return Answer(data, cuts=cuts, warnings=fresh.warnings())
 
 
 def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness) -> Answer:

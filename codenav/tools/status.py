@@ -65,9 +65,10 @@ def _servers(ws: Workspace) -> dict[str, Any]:
 def _stale(ws: Workspace, files: list[FileStat]) -> list[str]:
     """Mapped files whose size or mtime on disk differs from the map, or that are gone."""
     out = []
+    root = str(ws.root)
     for f in files:
         try:
-            info = os.stat(ws.root / f.path)
+            info = os.stat(f"{root}/{f.path}")  # plain strings: pathlib costs 3x the stat
         except OSError:
             out.append(f.path)
             continue
