@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.corpora import CORPORA, LANGUAGE_SUFFIXES, fetch, source_files
-from benchmarks.lsp_truth import TruthServer
+from benchmarks.lsp_truth import Timings, TruthServer
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
@@ -263,7 +263,8 @@ def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, in
 
 
 async def run(root: Path, symbols: list[Symbol], db: Path,
-              server: str = "basedpyright") -> None:
+              server: str = "basedpyright") -> Timings:
+    """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings."""
     ws = Workspace(root, db)
     comments = _Comments(root)
     async with TruthServer(root, server=server) as truth:
@@ -289,6 +290,8 @@ async def run(root: Path, symbols: list[Symbol], db: Path,
             else:
                 symbol.mapped = mapped
     print(f"{server}: {truth.timings.summary()}")
+    ws.close()
+    return truth.timings
 
 
 def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int = 8) -> None:

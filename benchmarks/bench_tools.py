@@ -72,7 +72,13 @@ def report(title: str, timings: dict[str, list[float]], tokens: dict[str, list[i
               f"{values[-1]:>8.2f} {statistics.mean(tokens[tool]):>7.0f}")
 
 
-def in_process(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]) -> None:
+Timings = dict[str, list[float]]
+Tokens = dict[str, list[int]]
+
+
+def in_process(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
+               ) -> tuple[Timings, Tokens]:
+    """Prints the table and returns the ms and tokens of every call, per tool."""
     ws = Workspace(root, db)
     timings: dict[str, list[float]] = {}
     tokens: dict[str, list[int]] = {}
@@ -88,19 +94,27 @@ def in_process(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]) ->
             if not envelope["ok"] and envelope["error"]["code"] == "INTERNAL":
                 raise RuntimeError(f"{tool} {args}: {envelope}")
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    finally:
+        ws.close()
     report("in process, through the envelope (tools.dispatch.call_tool)", timings, tokens)
+    return timings, tokens
 
 
-def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]) -> None:
+def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
+               ) -> tuple[Timings, Tokens, float]:
+    """Prints the table; returns ms and tokens per tool, and spawn-to-first-answer ms."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     params = StdioServerParameters(command=sys.executable, args=[
         "-m", "codenav", "mcp", str(root), "--db", str(db), "--no-watch", "--lsp", "off"])
     timings: dict[str, list[float]] = {}
     tokens: dict[str, list[int]] = {}
+    startup = 0.0
 
     async def run() -> None:
+        nonlocal startup
         started = time.perf_counter()
         with open(tempfile.mktemp(suffix=".log"), "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write), \
@@ -122,6 +136,7 @@ def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]) ->
 
     anyio.run(run)
     report("over stdio, MCP round trip (mcp.ClientSession against `codenav mcp`)", timings, tokens)
+    return timings, tokens, startup
 
 
 def main() -> None:
