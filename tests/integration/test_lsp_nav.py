@@ -215,6 +215,7 @@ def test_a_stopped_server_times_out_and_a_killed_one_restarts(tmp_path: Path) ->
             assert time.monotonic() < deadline, "the server was not restarted"
             time.sleep(0.1)
         assert not alive(pid)
+        wait_state(ws, "py", {"ready"})  # the new server loads the workspace again
         again = call(ws, "nav_hover", {"symbol": "Order.add", "source": "lsp"})
         assert again["data"]["source"] == "lsp"
         assert call(ws, "map_status", {})["data"]["lsp"]["servers"][0]["restarts"] == 1
