@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as T
 from pydantic import Field
 
 from codenav.envelope import Answer, Cut
@@ -21,6 +20,9 @@ from codenav.tools.common import Freshness, Lines, SourceParam, mapped_file
 from codenav.tools.live import FALLBACK_NOTE, Live, Target, ask, from_range, target_of
 from codenav.tools.nav_tools import NavParams, declarations_of, references_of, resolved
 from codenav.workspace import Workspace
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
 
 __all__ = ["NAV_DIAGNOSTICS", "NAV_RENAME_PREVIEW"]
 
@@ -96,6 +98,7 @@ def _lsp_diagnostic(diagnostic: T.Diagnostic) -> dict[str, Any]:
 # ------------------------------------------------------------------------ rename preview
 
 async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallContext) -> Answer:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     if not _IDENTIFIER.match(params.newName):
         raise BadArgs(f"newName must be an identifier, e.g. 'fetch_all'; got "
                       f"{params.newName[:60]!r}")
@@ -146,6 +149,7 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
 def _workspace_edit(ws: Workspace, edit: Any) -> dict[str, list[dict[str, Any]]]:
     """Edits per repo-relative file from a WorkspaceEdit's ``changes`` or
     ``documentChanges`` (files outside the root are listed as such)."""
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     if edit is None:
         return out

@@ -5,9 +5,8 @@ which — from a language server when it can, else derived from the map's resolv
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from lsprotocol import types as T
 from pydantic import Field
 
 from codenav.envelope import Answer, Cut
@@ -18,6 +17,9 @@ from codenav.tools.common import anchor, hub
 from codenav.tools.live import FALLBACK_NOTE, Live, Target, ask, from_range, target_of
 from codenav.tools.nav_tools import NavParams, resolved
 from codenav.workspace import Workspace
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
 
 __all__ = ["NAV_CALL_HIERARCHY", "NAV_TYPE_HIERARCHY"]
 
@@ -84,6 +86,7 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int,
 
 def _item_anchor(ws: Workspace, reader: MapReader, item: T.CallHierarchyItem | T.TypeHierarchyItem,
                  ) -> dict[str, Any]:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     path, inside, line, col, _, _ = from_range(item.uri, item.selection_range, ws.root)
     out: dict[str, Any] = {"name": item.name, "kind": T.SymbolKind(item.kind).name.lower(),
                            "anchor": anchor(path, line, col)}
@@ -120,6 +123,7 @@ class _Clock:
 
 async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader,
                      direction: str, depth: int, timeout: float) -> list[dict[str, Any]]:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     clock = _Clock(timeout)
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
@@ -219,6 +223,7 @@ def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, 
 
 async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader,
                      direction: str, timeout: float) -> list[dict[str, Any]]:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     clock = _Clock(timeout)
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,

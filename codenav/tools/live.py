@@ -13,17 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
-
-from lsprotocol import types as T
 
 from codenav.errors import LspError, LspTimeout, LspUnavailable
 from codenav.index.languages import by_extension
-from codenav.lsp.pool import LspPool
 from codenav.store.read import MapReader, Node
 from codenav.tools.common import Located
 from codenav.workspace import Workspace
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
+
+    from codenav.lsp.pool import LspPool
 
 __all__ = ["FALLBACK_NOTE", "Live", "Target", "ask", "from_range", "location_item", "locations",
            "target_of"]
@@ -42,9 +44,11 @@ class Target:
     code: str
 
     def position(self) -> T.Position:
+        from lsprotocol import types as T  # lazily: 0.6 s to import
         return T.Position(line=self.line - 1, character=self.col - 1)
 
     def text_document(self, uri: str) -> T.TextDocumentPositionParams:
+        from lsprotocol import types as T  # lazily: 0.6 s to import
         return T.TextDocumentPositionParams(text_document=T.TextDocumentIdentifier(uri=uri),
                                             position=self.position())
 
@@ -180,6 +184,7 @@ def location_item(reader: MapReader, ws: Workspace, uri: str, rng: T.Range,
 
 def locations(result: Any) -> list[tuple[str, T.Range]]:
     """(uri, range) of a definition/references result in any of its LSP shapes."""
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     if result is None:
         return []
     items = result if isinstance(result, (list, tuple)) else [result]

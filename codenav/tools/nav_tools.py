@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from posixpath import dirname
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as T
 from pydantic import Field
 
 from codenav.envelope import Answer, Cut
@@ -28,6 +27,9 @@ from codenav.tools.common import (
 )
 from codenav.tools.live import Live, Target, ask, location_item, locations, target_of
 from codenav.workspace import Workspace
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
            "references_of", "resolved"]
@@ -87,10 +89,12 @@ def _position_request(target: Target, method: str, build: Any) -> Any:
 
 
 def _doc_position(target: Target, uri: str) -> dict[str, Any]:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     return {"text_document": T.TextDocumentIdentifier(uri=uri), "position": target.position()}
 
 
 async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
     target = target_of(located)
     live = Live(False)
@@ -138,6 +142,7 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
 
 
 async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallContext) -> Answer:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
     files = FileFilter(params.fileFilter)
     target = target_of(located)
@@ -311,6 +316,7 @@ def _hover_text(result: Any) -> str:
 
 
 async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
+    from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
     target = target_of(located)
     live = Live(False)
