@@ -24,7 +24,7 @@ from codenav.index.languages import by_code
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.store.write import NODE_BITS, file_node
 
-__all__ = ["Linker", "link"]
+__all__ = ["Linker", "link", "project_file_hashes"]
 
 _MAX_DEPTH = 24
 
@@ -36,8 +36,10 @@ _LEARNT_MAX = 4
 
 
 def _module_systems(family: dict[str, str], paths_by_lang: dict[str, list[str]], root_name: str,
-                    read: ConfigReader) -> dict[str, ModuleSystem]:
-    """One module system per family name, taught the paths of its languages."""
+                    read: ConfigReader
+                    ) -> tuple[dict[str, ModuleSystem], list[tuple[str, str | None]]]:
+    """One module system per family name, taught the paths of its languages; and the
+    project files they read (path, text or None)."""
     digest = hashlib.sha1(root_name.encode("utf-8", "surrogateescape"))
     for code in sorted(paths_by_lang):
         digest.update(f"\0{code}:{family[code]}\0".encode())
@@ -45,7 +47,7 @@ def _module_systems(family: dict[str, str], paths_by_lang: dict[str, list[str]],
     signature = digest.hexdigest()
     cached = _LEARNT.get(signature)
     if cached is not None and all(read(rel) == text for rel, text in cached[0]):
-        return cached[1]
+        return cached[1], cached[0]
     seen: list[tuple[str, str | None]] = []
 
     def recording(rel: str) -> str | None:
@@ -61,7 +63,17 @@ def _module_systems(family: dict[str, str], paths_by_lang: dict[str, list[str]],
     if len(_LEARNT) >= _LEARNT_MAX:
         _LEARNT.pop(next(iter(_LEARNT)))
     _LEARNT[signature] = (seen, by_name)
-    return by_name
+    return by_name, seen
+
+
+def project_file_hashes(read: ConfigReader, rels: Collection[str]) -> dict[str, str]:
+    """Content hashes of the project files among ``rels`` that exist."""
+    out = {}
+    for rel in rels:
+        text = read(rel)
+        if text is not None:
+            out[rel] = hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return out
 
 
 class Linker:
@@ -81,7 +93,11 @@ class Linker:
         for _, path, lang in files:
             paths_by_lang[lang].append(path)
         family = {code: lang.modules if (lang := by_code(code)) else "" for code in paths_by_lang}
-        by_name = _module_systems(family, paths_by_lang, root_name, read or config_reader(None))
+        by_name, seen = _module_systems(family, paths_by_lang, root_name,
+                                        read or config_reader(None))
+        # Project files that exist (tsconfig.json, go.mod …): a change to one relinks the map.
+        self.project_files = {rel: hashlib.sha1(text.encode("utf-8", "surrogateescape"))
+                              .hexdigest() for rel, text in seen if text is not None}
         self._systems: dict[str, ModuleSystem] = {code: by_name[family[code]]
                                                   for code in paths_by_lang}
         self._unique_systems = list(by_name.values())
@@ -562,6 +578,9 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
         conn.execute(sql)
     else:
         conn.execute(sql, (json.dumps(keys),))
+    if changed is None:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_files', ?)",
+                     (json.dumps(linker.project_files, sort_keys=True),))
     return len(resolved)
 
 

@@ -31,7 +31,8 @@ from codenav.errors import MapNotBuilt
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
 from codenav.index.extract import ParseTimeout, extract
 from codenav.index.languages import by_extension
-from codenav.index.link import link
+from codenav.index.link import link, project_file_hashes
+from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
 from codenav.model import FileFacts
 from codenav.store import db
@@ -224,6 +225,19 @@ def update_files(root: Path, db_path: Path, paths: Collection[str]) -> IndexRepo
                     workers=_default_jobs(), progress=None, whole_link=False)
 
 
+def _project_files_changed(root: Path, conn: sqlite3.Connection) -> bool:
+    """Whether a project file the module systems read at the last whole link (tsconfig.json,
+    go.mod …) changed or vanished since: how imports resolve may have changed."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'project_files'").fetchone()
+    if row is None or not row[0]:
+        return False
+    try:
+        recorded = json.loads(row[0])
+    except ValueError:
+        return True
+    return bool(recorded) and project_file_hashes(config_reader(root), recorded) != recorded
+
+
 def request_relink(db_path: Path) -> None:
     """Ask the next run to link the whole map again, e.g. because a project file that says
     how imports resolve (tsconfig.json, go.mod …) changed; no file is parsed for it."""
@@ -325,7 +339,8 @@ class _Run:
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
-            pending = self.whole_link and self.writer.relink_pending()
+            pending = self.whole_link and (self.writer.relink_pending()
+                                           or _project_files_changed(self.root, writer.conn))
             self._link(everything=big or pending or (self.surface_changed and self.whole_link))
         report.phases["indexes"] = time.perf_counter() - mark - report.phases.get("link", 0.0) \
             - report.phases.get("hubs", 0.0)

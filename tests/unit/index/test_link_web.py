@@ -3,9 +3,12 @@ files, tsconfig paths, default exports, classes through typed variables and `thi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from codenav.index.modules.es import EsModules, parse_jsonc
+from codenav.index.pipeline import index_tree
 from tests.conftest import FIXTURES, check_golden, indexed_repo, render_links
 
 
@@ -118,3 +121,19 @@ def test_lines_of_the_golden_are_real_positions(web_links: str) -> None:
 def test_no_link_into_a_package_that_is_not_in_the_tree(web_links: str) -> None:
     assert not any(" -> " in row and "react" in row.split(" -> ")[1] and "unresolved" not in row
                    for row in web_links.splitlines())
+
+
+def test_a_changed_tsconfig_relinks_on_the_next_index_run(tmp_path: Path) -> None:
+    """No source file changed, only the project file saying how imports resolve."""
+    root = indexed_repo("web", tmp_path)
+    line = "src/main.ts:2:10 Avatar (import) -> tsx:src/app/avatar.tsx#Avatar"
+    assert line in render_links(root).splitlines()
+    config = root / "tsconfig.json"
+    config.write_text(config.read_text().replace('"@app/*"', '"@elsewhere/*"'))
+    report = index_tree(root)
+    assert report.parsed == 0 and "hubs" in report.phases  # relinked, nothing re-parsed
+    assert line not in render_links(root).splitlines()
+    config.write_text(config.read_text().replace('"@elsewhere/*"', '"@app/*"'))
+    index_tree(root)
+    assert line in render_links(root).splitlines()
+    assert "hubs" not in index_tree(root).phases  # unchanged since: no relink
