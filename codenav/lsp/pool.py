@@ -90,6 +90,11 @@ class _Slot:
     loading_tokens: set[str] = field(default_factory=set)
     warm_path: tuple[str, str] | None = None  # (language code, file) opened to start loading
 
+    @property
+    def name(self) -> str:
+        """The server's name in messages."""
+        return self.spec.name if self.spec is not None else "the server"
+
 
 class LspPool:
     """Language servers for one root. Thread-safe entry points: ``ensure``, ``state``,
@@ -119,18 +124,28 @@ class LspPool:
     def family(self, code: str) -> Family | None:
         return family_of(code, self._table)
 
+    def _slot(self, code: str) -> _Slot | None:
+        family = self.family(code)
+        return self._slots[family.name] if family is not None else None
+
+    def _known_slot(self, code: str) -> _Slot:
+        slot = self._slot(code)
+        if slot is None:
+            raise LspUnavailable(f"no language server is known for language {code!r}",
+                                 language=code)
+        return slot
+
     def state(self, code: str) -> str:
         """The state of the server for map language ``code`` (``none`` if no family)."""
-        family = self.family(code)
-        return self._slots[family.name].state if family is not None else "none"
+        slot = self._slot(code)
+        return slot.state if slot is not None else "none"
 
     def ensure(self, code: str, path: str | None = None) -> None:
         """Start the server for ``code`` in the background if it is not running; ``path``
         (a file of that language) is opened once it is up, which makes servers that load
         their project lazily (tsserver) start loading it."""
-        family = self.family(code)
-        if family is not None and not self._closed:
-            slot = self._slots[family.name]
+        slot = self._slot(code)
+        if slot is not None and not self._closed:
             if path is not None and slot.warm_path is None:
                 slot.warm_path = (code, path)
             self._loop.call_soon_threadsafe(self._ensure_started, slot)
@@ -193,11 +208,7 @@ class LspPool:
         Raises LspUnavailable (no server, not installed, disabled, or — with ``wait_start``
         false — still starting), LspFailed (crash loop, server error) or LspTimeout.
         """
-        family = self.family(code)
-        if family is None:
-            raise LspUnavailable(f"no language server is known for language {code!r}",
-                                 language=code)
-        slot = self._slots[family.name]
+        slot = self._known_slot(code)
         deadline = self._loop.time() + timeout
         client = await self._ready_client(slot, code, deadline, wait_start)
         if wait_loaded and slot.state == "warming":
@@ -210,20 +221,20 @@ class LspPool:
             remaining = max(deadline - self._loop.time(), 0.1)
             result = await client.request(method, params(uri), remaining)
         except LspRequestTimeout as exc:
-            raise LspTimeout(f"{slot.spec.name if slot.spec else 'the server'} did not answer "
+            raise LspTimeout(f"{slot.name} did not answer "
                              f"{method} within {timeout:.0f} s (request cancelled)",
                              language=code,
                              hint="Retry with source:'map' for the static answer.") from exc
         except LspServerExited as exc:
-            raise LspFailed(f"{slot.spec.name if slot.spec else 'the server'} exited during "
+            raise LspFailed(f"{slot.name} exited during "
                             f"{method} (code {exc.exit_code}); it is being restarted",
                             language=code, hint="Retry shortly, or pass source:'map'.") from exc
         except LspResponseError as exc:
             if exc.code == METHOD_NOT_FOUND:
-                raise LspUnavailable(f"{slot.spec.name if slot.spec else 'the server'} does "
+                raise LspUnavailable(f"{slot.name} does "
                                      f"not provide {method}", language=code,
                                      hint="Pass source:'map' for the map's answer.") from exc
-            raise LspFailed(f"{slot.spec.name if slot.spec else 'the server'} refused "
+            raise LspFailed(f"{slot.name} refused "
                             f"{method}: {exc}", language=code,
                             hint="Pass source:'map' for the static answer.") from exc
         if slot.state == "warming" and slot.spec is not None and \
@@ -233,11 +244,7 @@ class LspPool:
 
     async def diagnostics(self, code: str, path: str, timeout: float) -> Any:
         """The diagnostics the server publishes for ``path`` once it is open and current."""
-        family = self.family(code)
-        if family is None:
-            raise LspUnavailable(f"no language server is known for language {code!r}",
-                                 language=code)
-        slot = self._slots[family.name]
+        slot = self._known_slot(code)
         deadline = self._loop.time() + timeout
         client = await self._ready_client(slot, code, deadline, True)
         self._sync(slot, client, code, path)
@@ -247,29 +254,23 @@ class LspPool:
             found = await client.wait_for_diagnostics(
                 absolute, max(deadline - self._loop.time(), 0.1), min_version=version)
         except LspRequestTimeout as exc:
-            raise LspTimeout(f"{slot.spec.name if slot.spec else 'the server'} published no "
+            raise LspTimeout(f"{slot.name} published no "
                              f"diagnostics for {path} within {timeout:.0f} s", language=code,
                              hint="Retry with source:'map' for syntax errors only.") from exc
         except LspServerExited as exc:
-            raise LspFailed(f"{slot.spec.name if slot.spec else 'the server'} exited",
+            raise LspFailed(f"{slot.name} exited",
                             language=code, hint="Retry shortly, or pass source:'map'.") from exc
         return found
 
     def supports(self, code: str, capability: str) -> bool | None:
         """Whether the running server advertises ``capability`` (a ServerCapabilities
         field such as ``type_hierarchy_provider``); None when no server is up."""
-        family = self.family(code)
-        client = self._slots[family.name].client if family is not None else None
+        slot = self._slot(code)
+        client = slot.client if slot is not None else None
         caps = client.capabilities if client is not None else None
         if caps is None:
             return None
         return bool(getattr(caps, capability, None))
-
-    def client_encoding(self, code: str) -> str:
-        family = self.family(code)
-        slot = self._slots[family.name] if family is not None else None
-        client = slot.client if slot is not None else None
-        return client.position_encoding if client is not None else "utf-16"
 
     async def _ready_client(self, slot: _Slot, code: str, deadline: float,
                             wait_start: bool) -> LspClient:
@@ -277,17 +278,17 @@ class LspPool:
         self._raise_if_off(slot, code)
         if slot.state == "starting":
             if not wait_start or slot.starting is None:
-                raise LspUnavailable(f"{slot.spec.name if slot.spec else 'the server'} is "
+                raise LspUnavailable(f"{slot.name} is "
                                      "starting", language=code, hint="Retry in a few seconds.")
             remaining = deadline - self._loop.time()
             done, _ = await asyncio.wait({slot.starting}, timeout=max(remaining, 0.0))
             if not done:
-                raise LspTimeout(f"{slot.spec.name if slot.spec else 'the server'} did not "
+                raise LspTimeout(f"{slot.name} did not "
                                  "finish starting in time", language=code,
                                  hint="Retry shortly, or pass source:'map'.")
             self._raise_if_off(slot, code)
         if slot.client is None or not slot.client.running:
-            raise LspFailed(f"{slot.spec.name if slot.spec else 'the server'} is not running",
+            raise LspFailed(f"{slot.name} is not running",
                             language=code, hint="Retry shortly, or pass source:'map'.")
         return slot.client
 
@@ -300,7 +301,7 @@ class LspPool:
                                  "configuration", language=code,
                                  hint="Remove `enabled = false` from the [lsp] configuration.")
         if slot.state == "failed":
-            raise LspFailed(f"{slot.spec.name if slot.spec else 'the server'} crashed "
+            raise LspFailed(f"{slot.name} crashed "
                             f"{CRASH_LIMIT} times within {CRASH_WINDOW:.0f} s and is disabled: "
                             f"{slot.error or ''}".strip(), language=code,
                             hint="See map_status for its stderr; restart codenav to retry.")
