@@ -182,35 +182,27 @@ class _Editor:
                                    range=self.span(node), selection_range=self.name_range(node),
                                    detail=node.qname, data=node.nid)
 
-    def incoming(self, params: T.CallHierarchyIncomingCallsParams
-                 ) -> list[T.CallHierarchyIncomingCall]:
+    def _calls(self, item: T.CallHierarchyItem,
+               incoming: bool) -> list[tuple[Node, list[T.Range]]]:
+        """The nodes calling (or called by) the item's node, each with the call ranges."""
         reader = self.ws.reader()
-        node = reader.node(str(params.item.data)) if params.item.data else None
+        node = reader.node(str(item.data)) if item.data else None
         if node is None:
             return []
-        sites: dict[int, list[T.Range]] = {}
-        for hit in reader.refs_to(node.id):
-            if hit.kind == "call" and hit.scope_id is not None:
-                sites.setdefault(hit.scope_id, []).append(_hit_range(hit.line, hit.col,
-                                                                     hit.name))
-        callers = reader.nodes_by_id(sites)
-        return [T.CallHierarchyIncomingCall(from_=self.item(caller), from_ranges=sites[caller.id])
-                for caller in callers.values() if caller.kind != "module"]
+        sites = reader.call_sites(node.id, incoming)
+        return [(other, [_hit_range(h.line, h.col, h.name) for h in sites[other.id]])
+                for other in reader.nodes_by_id(sites).values()]
+
+    def incoming(self, params: T.CallHierarchyIncomingCallsParams
+                 ) -> list[T.CallHierarchyIncomingCall]:
+        return [T.CallHierarchyIncomingCall(from_=self.item(caller), from_ranges=ranges)
+                for caller, ranges in self._calls(params.item, True)
+                if caller.kind != "module"]
 
     def outgoing(self, params: T.CallHierarchyOutgoingCallsParams
                  ) -> list[T.CallHierarchyOutgoingCall]:
-        reader = self.ws.reader()
-        node = reader.node(str(params.item.data)) if params.item.data else None
-        if node is None:
-            return []
-        sites: dict[int, list[T.Range]] = {}
-        for hit in reader.refs_from(node.id):
-            if hit.kind == "call" and hit.target_id is not None:
-                sites.setdefault(hit.target_id, []).append(_hit_range(hit.line, hit.col,
-                                                                      hit.name))
-        callees = reader.nodes_by_id(sites)
-        return [T.CallHierarchyOutgoingCall(to=self.item(callee), from_ranges=sites[callee.id])
-                for callee in callees.values()]
+        return [T.CallHierarchyOutgoingCall(to=self.item(callee), from_ranges=ranges)
+                for callee, ranges in self._calls(params.item, False)]
 
 
 def _hit_range(line: int, col: int, name: str) -> T.Range:

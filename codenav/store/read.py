@@ -318,6 +318,17 @@ class MapReader:
             "WHERE r.scope_id = ? AND r.target_id IS NOT NULL", (node_id,))
         return [RefHit(*row) for row in rows]
 
+    def call_sites(self, node_id: int, incoming: bool) -> dict[int, list[RefHit]]:
+        """The calls of a node grouped by the other end: its callers (the node each call
+        sits in) when ``incoming``, else its callees; each with the call sites."""
+        out: dict[int, list[RefHit]] = {}
+        hits = self.refs_to(node_id) if incoming else self.refs_from(node_id)
+        for hit in hits:
+            other = hit.scope_id if incoming else hit.target_id
+            if hit.kind == "call" and other is not None:
+                out.setdefault(other, []).append(hit)
+        return out
+
     def degree(self, node_id: int) -> tuple[int, int]:
         """(references to the node, resolved references made from inside it)."""
         incoming = self.conn.execute("SELECT count(*) FROM refs WHERE target_id = ?",

@@ -109,8 +109,7 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
         async def call(pool: Any, timeout: float) -> Any:
             return await pool.request(target.code, target.path, T.TEXT_DOCUMENT_RENAME,
                                       lambda uri: T.RenameParams(
-                                          text_document=T.TextDocumentIdentifier(uri=uri),
-                                          position=target.position(),
+                                          **target.at(uri),
                                           new_name=params.newName), timeout=timeout,
                                       wait_loaded=True)
         live = await ask(ws, target, params.source, "rename preview", call,

@@ -53,15 +53,8 @@ def _root_node(reader: MapReader, located: Any) -> Node:
 def _map_calls(reader: MapReader, node: Node, direction: str, depth: int,
                budget: list[int], seen: set[int]) -> list[dict[str, Any]]:
     """Callers (incoming) or callees (outgoing) of ``node`` from the map's call edges."""
-    sites: dict[int, list[dict[str, Any]]] = {}
-    if direction == "incoming":
-        for hit in reader.refs_to(node.id):
-            if hit.kind == "call" and hit.scope_id is not None:
-                sites.setdefault(hit.scope_id, []).append(anchor(hit.path, hit.line, hit.col))
-    else:
-        for hit in reader.refs_from(node.id):
-            if hit.kind == "call" and hit.target_id is not None:
-                sites.setdefault(hit.target_id, []).append(anchor(hit.path, hit.line, hit.col))
+    sites = {other: [anchor(hit.path, hit.line, hit.col) for hit in hits]
+             for other, hits in reader.call_sites(node.id, direction == "incoming").items()}
     others = reader.nodes_by_id(sites)
     ranked = sorted(others.values(), key=lambda n: (-n.hub, n.nid))
     out = []
@@ -128,8 +121,7 @@ async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
                                   lambda uri: T.CallHierarchyPrepareParams(
-                                      text_document=T.TextDocumentIdentifier(uri=uri),
-                                      position=target.position()), timeout=clock.left(),
+                                      **target.at(uri)), timeout=clock.left(),
                                   wait_loaded=True)
     if not prepared:
         return []
@@ -228,8 +220,7 @@ async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader
     prepared = await pool.request(target.code, target.path,
                                   T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
                                   lambda uri: T.TypeHierarchyPrepareParams(
-                                      text_document=T.TextDocumentIdentifier(uri=uri),
-                                      position=target.position()), timeout=clock.left(),
+                                      **target.at(uri)), timeout=clock.left(),
                                   wait_loaded=True)
     if not prepared:
         return []

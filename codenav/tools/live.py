@@ -47,10 +47,12 @@ class Target:
         from lsprotocol import types as T  # lazily: 0.6 s to import
         return T.Position(line=self.line - 1, character=self.col - 1)
 
-    def text_document(self, uri: str) -> T.TextDocumentPositionParams:
+    def at(self, uri: str) -> dict[str, Any]:
+        """The ``text_document`` and ``position`` fields of a request about this place in
+        document ``uri`` (its LSP parameters take them as keyword arguments)."""
         from lsprotocol import types as T  # lazily: 0.6 s to import
-        return T.TextDocumentPositionParams(text_document=T.TextDocumentIdentifier(uri=uri),
-                                            position=self.position())
+        return {"text_document": T.TextDocumentIdentifier(uri=uri),
+                "position": self.position()}
 
 
 def target_of(located: Located) -> Target | None:

@@ -36,6 +36,8 @@ __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declar
 
 _HOVER_CHARS = 4000
 _MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
+# A reference while grouping: (line, col, kind, id of the enclosing node or None).
+_Ref = tuple[int, int, str, int | None]
 _ANY_MEMBER = re.compile(r"^(?:V:[^:]*:[^:]*::[^|]*\|)?A:([a-z0-9+]*)::")  # receiver unknown
 _SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
 _REF_COST = 30  # fewest characters a reference costs: never build more than a budget holds
@@ -88,11 +90,6 @@ def _position_request(target: Target, method: str, build: Any) -> Any:
     return call
 
 
-def _doc_position(target: Target, uri: str) -> dict[str, Any]:
-    from lsprotocol import types as T  # lazily: 0.6 s to import
-    return {"text_document": T.TextDocumentIdentifier(uri=uri), "position": target.position()}
-
-
 async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
@@ -101,7 +98,7 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
     if target is not None:
         live = await ask(ws, target, params.source, "definition", _position_request(
             target, T.TEXT_DOCUMENT_DEFINITION,
-            lambda uri: T.DefinitionParams(**_doc_position(target, uri))))
+            lambda uri: T.DefinitionParams(**target.at(uri))))
     warnings = live.notes + located.warnings
     lines = Lines(ws.root)
     if live.answered:
@@ -151,7 +148,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         live = await ask(ws, target, params.source, "references", _position_request(
             target, T.TEXT_DOCUMENT_REFERENCES,
             lambda uri: T.ReferenceParams(
-                **_doc_position(target, uri),
+                **target.at(uri),
                 context=T.ReferenceContext(include_declaration=params.includeDeclaration))),
             wide=True)
     if live.answered:
@@ -161,7 +158,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         raise _unresolved(reader, located)
     warnings = live.notes + located.warnings
     # (line, col, kind, scope id) per file: cheap tuples for all; dicts only for what can fit.
-    by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    by_file: dict[str, list[_Ref]] = defaultdict(list)
     for other in declarations_of(reader, node):  # other declarations (a setter, overrides)
         if (other.id != node.id or params.includeDeclaration) and files(other.path):
             by_file[other.path].append((other.name_line, other.name_col, "declaration", None))
@@ -171,17 +168,10 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         if where not in seen and files(hit.path):
             seen.add(where)
             by_file[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id))
-    order = sorted(by_file, key=lambda path: (-len(by_file[path]), path))
     total = sum(len(refs) for refs in by_file.values())
     budget = params.tokenBudget or 2000
-    room, snippets = max(12, budget * 4 // _REF_COST), max(8, budget * 4 // _SNIPPET_COST)
-    shown: list[tuple[str, list[tuple[int, int, str, int | None]]]] = []
-    for path in order:
-        if room <= 0:
-            break
-        refs = sorted(by_file[path])[:room]
-        room -= len(refs)
-        shown.append((path, refs))
+    snippets = max(8, budget * 4 // _SNIPPET_COST)
+    shown = _grouped(by_file, budget)
     scopes = reader.nodes_by_id({scope for _, refs in shown for *_, scope in refs
                                  if scope is not None})
     fresh.check({path for path, _ in shown})
@@ -200,33 +190,22 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
             items.append(item)
         groups.append(fresh.mark({"file": path, "count": len(by_file[path]), "refs": items},
                                  path))
-    data = {"symbol": summary(node, fresh), "total": total, "files": len(order),
+    data = {"symbol": summary(node, fresh), "total": total, "files": len(by_file),
             "references": groups, "source": "map"}
-    unshown = next((path for path in order[len(shown):]), None)
-
-    def narrower(dropped: list[Any]) -> dict[str, Any] | None:
-        first = next((g["file"] for g in groups if dropped and
-                      any(r is dropped[0] for r in g["refs"])), unshown)
-        if first is None:
-            return None
-        folder = dirname(first)
-        return {"tool": "nav_references",
-                "args": {"id": node.nid, "fileFilter": f"{folder}/" if folder else first,
-                         "source": params.source}}
-
-    hint = "Pass fileFilter:'<folder>/' to scope results"
-    cut = Cut("references", ("references",), hint, shape="groups", children="refs",
-              next=narrower, omitted=total - sum(len(g["refs"]) for g in groups))
+    cut = _references_cut(by_file, groups, {"id": node.nid}, params.source)
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 
-def _grouped(by_file: dict[str, list[tuple[int, int, str, int | None]]], budget: int,
-             ) -> list[tuple[str, list[tuple[int, int, str, int | None]]]]:
+def _by_count(by_file: dict[str, list[_Ref]]) -> list[str]:
+    """Files by reference count, then path."""
+    return sorted(by_file, key=lambda path: (-len(by_file[path]), path))
+
+
+def _grouped(by_file: dict[str, list[_Ref]], budget: int) -> list[tuple[str, list[_Ref]]]:
     """Files by reference count, then path; as many references as a budget could hold."""
-    order = sorted(by_file, key=lambda path: (-len(by_file[path]), path))
     room = max(12, budget * 4 // _REF_COST)
     shown = []
-    for path in order:
+    for path in _by_count(by_file):
         if room <= 0:
             break
         refs = sorted(by_file[path])[:room]
@@ -235,11 +214,34 @@ def _grouped(by_file: dict[str, list[tuple[int, int, str, int | None]]], budget:
     return shown
 
 
+def _references_cut(by_file: dict[str, list[_Ref]], groups: list[dict[str, Any]],
+                    target: dict[str, Any], source: str) -> Cut:
+    """How a references answer is cut: leaves of the file groups; the follow-up call scopes
+    ``target``'s references to the folder of the first reference dropped (or file left out)."""
+    listed = {g["file"] for g in groups}
+    unshown = next((path for path in _by_count(by_file) if path not in listed), None)
+
+    def narrower(dropped: list[Any]) -> dict[str, Any] | None:
+        first = next((g["file"] for g in groups if dropped and
+                      any(r is dropped[0] for r in g["refs"])), unshown)
+        if first is None:
+            return None
+        folder = dirname(first)
+        return {"tool": "nav_references",
+                "args": {**target, "fileFilter": f"{folder}/" if folder else first,
+                         "source": source}}
+
+    total = sum(len(refs) for refs in by_file.values())
+    return Cut("references", ("references",), "Pass fileFilter:'<folder>/' to scope results",
+               shape="groups", children="refs", next=narrower,
+               omitted=total - sum(len(g["refs"]) for g in groups))
+
+
 def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
                     located: Located, live: Live, files: FileFilter) -> Answer:
     """The server's references, grouped like the map's, with the map's kind and enclosing
     definition where the map has that reference too."""
-    by_file: dict[str, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    by_file: dict[str, list[_Ref]] = defaultdict(list)
     external = 0
     for uri, rng in locations(live.result):
         item = location_item(reader, ws, uri, rng, {})
@@ -276,24 +278,9 @@ def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
     warnings = list(located.warnings)
     if external:
         warnings.append(f"{external} reference(s) outside the root are not listed")
-    args: dict[str, Any] = ({"id": located.node.nid} if located.node is not None else
-                            {"file": located.path, "line": located.line, "col": located.col})
-    first_unshown = next((p for p in sorted(by_file, key=lambda p: (-len(by_file[p]), p))
-                          if p not in {g["file"] for g in groups}), None)
-
-    def narrower(dropped: list[Any]) -> dict[str, Any] | None:
-        first = next((g["file"] for g in groups if dropped and
-                      any(r is dropped[0] for r in g["refs"])), first_unshown)
-        if first is None:
-            return None
-        folder = dirname(first)
-        return {"tool": "nav_references",
-                "args": {**args, "fileFilter": f"{folder}/" if folder else first,
-                         "source": params.source}}
-
-    cut = Cut("references", ("references",), "Pass fileFilter:'<folder>/' to scope results",
-              shape="groups", children="refs", next=narrower,
-              omitted=total - sum(len(g["refs"]) for g in groups))
+    target: dict[str, Any] = ({"id": located.node.nid} if located.node is not None else
+                              {"file": located.path, "line": located.line, "col": located.col})
+    cut = _references_cut(by_file, groups, target, params.source)
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
 
 
@@ -323,7 +310,7 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     if target is not None:
         live = await ask(ws, target, params.source, "hover", _position_request(
             target, T.TEXT_DOCUMENT_HOVER,
-            lambda uri: T.HoverParams(**_doc_position(target, uri))))
+            lambda uri: T.HoverParams(**target.at(uri))))
     warnings = live.notes + located.warnings
     if live.answered:
         text = _hover_text(live.result)
