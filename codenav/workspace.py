@@ -261,6 +261,11 @@ class Workspace:
                 self._pool = LspPool(self.root, deadline=short, long_deadline=long)
             return self._pool
 
+    @property
+    def started_pool(self) -> LspPool | None:
+        """The pool if something has used it already; never makes one."""
+        return self._pool
+
     def start_servers(self) -> None:
         """Start, in the background, a server for every language the map holds."""
         pool = self.pool

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, MapNotBuilt
+from codenav.lsp.servers import families
 from codenav.paths import relative_path
 from codenav.store.read import FileStat
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
@@ -37,12 +38,17 @@ def _servers(ws: Workspace) -> dict[str, Any]:
     """Per language family the map holds: server, state, restarts, stderr tail."""
     if ws.lsp == "off":
         return {"state": "off"}
-    pool = ws.pool
-    assert pool is not None
     try:
         held = set(ws.reader().languages())
     except MapNotBuilt:
         held = set()
+    pool = ws.started_pool  # asking about servers starts none (nor the pool's thread)
+    if pool is None:
+        idle = [{"family": name, "languages": list(family.languages), "server": None,
+                 "state": "idle", "restarts": 0}
+                for name, family in families(ws.root).items() if held.intersection(
+                    family.languages)]
+        return {"state": "auto", "servers": idle}
     servers = []
     for slot in pool.status():
         if not held.intersection(slot.languages) and slot.state == "idle":
