@@ -215,22 +215,22 @@ def pick(symbols: list[Symbol], count: int, seed: int) -> list[Symbol]:
     return chosen
 
 
-async def _references(ws: Workspace, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    envelope = await call_tool(ws, "nav_references", {**args, "source": "map",
-                                                      "tokenBudget": 10000})
-    return envelope, bool(envelope.get("truncated"))
+async def drained_references(ws: Workspace, where: dict[str, Any],
+                             source: str) -> set[Position] | str:
+    """Everything ``nav_references`` answers with ``source`` at ``where``, answers cut by the
+    token budget drained folder by folder with ``fileFilter``; the error code if it fails."""
+    async def ask(args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        envelope = await call_tool(ws, "nav_references", {**args, "source": source,
+                                                          "tokenBudget": 10000})
+        return envelope, bool(envelope.get("truncated"))
 
-
-async def map_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
-    """Everything ``nav_references`` answers, draining cut answers folder by folder."""
-    where = {"file": symbol.path, "line": symbol.line, "col": symbol.col}
-    envelope, truncated = await _references(ws, where)
+    envelope, truncated = await ask(where)
     if not envelope["ok"]:
-        return envelope["error"]["code"]
+        return str(envelope["error"]["code"])
     found: set[Position] = set()
 
     def collect(answer: dict[str, Any]) -> None:
-        for group in answer["data"].get("references", []):
+        for group in answer.get("data", {}).get("references", []):
             for ref in group["refs"]:
                 found.add((group["file"], ref["line"], ref["col"]))
 
@@ -241,12 +241,18 @@ async def map_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
                          for child in ws.root.iterdir())
         while pending:
             scope = pending.pop()
-            answer, cut = await _references(ws, {**where, "fileFilter": scope})
+            answer, cut = await ask({**where, "fileFilter": scope})
             if cut and scope.endswith("/"):
                 pending += [f"{scope}{child.name}" + ("/" if child.is_dir() else "")
                             for child in (ws.root / scope).iterdir()]
             collect(answer)
     return found
+
+
+async def map_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
+    """Everything ``nav_references`` answers from the map for ``symbol``."""
+    where = {"file": symbol.path, "line": symbol.line, "col": symbol.col}
+    return await drained_references(ws, where, "map")
 
 
 def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, int]:

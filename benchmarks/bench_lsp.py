@@ -69,6 +69,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_accuracy import drained_references
 from benchmarks.corpora import CORPORA, fetch
 from benchmarks.lsp_truth import TruthServer
 from codenav.index.pipeline import index_tree
@@ -219,36 +220,9 @@ async def warm_runs(ws: Workspace, asks: dict[str, list[dict[str, Any]]]) -> War
 
 # ------------------------------------------------------------------------- 4. agreement
 
-async def _refs(ws: Workspace, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    envelope = await call_tool(ws, "nav_references", {**args, "source": "lsp",
-                                                      "tokenBudget": 10000})
-    return envelope, bool(envelope.get("truncated"))
-
-
 async def lsp_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
     """Everything ``nav_references`` (source lsp) answers, cut answers drained by folder."""
-    envelope, truncated = await _refs(ws, symbol.where)
-    if not envelope["ok"]:
-        return str(envelope["error"]["code"])
-    found: set[Position] = set()
-
-    def collect(answer: dict[str, Any]) -> None:
-        for group in answer.get("data", {}).get("references", []):
-            for ref in group["refs"]:
-                found.add((group["file"], ref["line"], ref["col"]))
-
-    collect(envelope)
-    if truncated:
-        pending = sorted(f"{child.name}/" if child.is_dir() else child.name
-                         for child in ws.root.iterdir())
-        while pending:
-            scope = pending.pop()
-            answer, cut = await _refs(ws, {**symbol.where, "fileFilter": scope})
-            if cut and scope.endswith("/"):
-                pending += [f"{scope}{child.name}" + ("/" if child.is_dir() else "")
-                            for child in (ws.root / scope).iterdir()]
-            collect(answer)
-    return found
+    return await drained_references(ws, symbol.where, "lsp")
 
 
 @dataclass
