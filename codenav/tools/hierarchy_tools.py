@@ -114,15 +114,19 @@ class _Clock:
         return self.left() < _MIN_REQUEST_S
 
 
+async def _prepare(pool: Any, target: Target, method: str, params: Any, clock: _Clock) -> Any:
+    """The items a hierarchy starts from (``prepareCallHierarchy``/``prepareTypeHierarchy``)."""
+    return await pool.request(target.code, target.path, method,
+                              lambda uri: params(**target.at(uri)), timeout=clock.left(),
+                              wait_loaded=True)
+
+
 async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader,
                      direction: str, depth: int, timeout: float) -> list[dict[str, Any]]:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     clock = _Clock(timeout)
-    prepared = await pool.request(target.code, target.path,
-                                  T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
-                                  lambda uri: T.CallHierarchyPrepareParams(
-                                      **target.at(uri)), timeout=clock.left(),
-                                  wait_loaded=True)
+    prepared = await _prepare(pool, target, T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
+                              T.CallHierarchyPrepareParams, clock)
     if not prepared:
         return []
     budget = [_MAX_CALLS]
@@ -217,11 +221,8 @@ async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader
                      direction: str, timeout: float) -> list[dict[str, Any]]:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     clock = _Clock(timeout)
-    prepared = await pool.request(target.code, target.path,
-                                  T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
-                                  lambda uri: T.TypeHierarchyPrepareParams(
-                                      **target.at(uri)), timeout=clock.left(),
-                                  wait_loaded=True)
+    prepared = await _prepare(pool, target, T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
+                              T.TypeHierarchyPrepareParams, clock)
     if not prepared:
         return []
     method = (T.TYPE_HIERARCHY_SUPERTYPES if direction == "supertypes"

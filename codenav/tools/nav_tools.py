@@ -60,7 +60,7 @@ def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
     where = (f" at {located.path}:{located.line}:{located.col}" if located.path else "")
     if located.key and _ANY_MEMBER.match(located.key):
         candidates = [n for n in reader.nodes_named(located.name, 12)
-                      if n.kind in ("method", "property", "field")]
+                      if n.kind in _MEMBER_KINDS]
         names = ", ".join(n.nid for n in candidates[:8]) or "none in the map"
         return SymbolNotFound(
             f"{located.name!r}{where} is an attribute of a receiver whose type the map cannot "
