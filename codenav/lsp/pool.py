@@ -211,7 +211,8 @@ class LspPool:
         slot = self._known_slot(code)
         deadline = self._loop.time() + timeout
         client = await self._ready_client(slot, code, deadline, wait_start)
-        if wait_loaded and slot.state == "warming":
+        if wait_loaded and slot.state == "warming" and slot.spec is not None and \
+                slot.spec.signals_loaded:
             self._sync(slot, client, code, path)  # opening a file starts some servers loading
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(slot.ready.wait(),
@@ -238,7 +239,7 @@ class LspPool:
                             f"{method}: {exc}", language=code,
                             hint="Pass source:'map' for the static answer.") from exc
         if slot.state == "warming" and slot.spec is not None and \
-                not (slot.spec.ready_log or slot.spec.ready_progress):
+                not slot.spec.signals_loaded:
             self._loaded(slot)
         return result
 

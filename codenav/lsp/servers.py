@@ -46,6 +46,12 @@ class ServerSpec:
     ready_progress: str | None = None  # the title of the $/progress that loads it
     package_root_setting: str | None = None  # dotted setting for a package root's parent
 
+    @property
+    def signals_loaded(self) -> bool:
+        """Whether the server says when the workspace is loaded; without a signal its
+        first answer counts, so nothing may wait for the signal."""
+        return bool(self.ready_log or self.ready_progress)
+
 
 @dataclass(frozen=True, slots=True)
 class Family:
