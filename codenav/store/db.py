@@ -32,7 +32,7 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 MAP_DIR = ".codenav"
 MAP_FILE = "map.db"
 _WRITER_BUSY_S = 120.0  # another writer may hold the lock for a whole cold build
@@ -156,7 +156,8 @@ def _schema_statements() -> list[str]:
     for line in text.splitlines(keepends=True):
         pending += line
         if sqlite3.complete_statement(pending):
-            statements.append(pending.strip())
+            code = [row for row in pending.splitlines() if not row.lstrip().startswith("--")]
+            statements.append("\n".join(code).strip())
             pending = ""
     return statements
 

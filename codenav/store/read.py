@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from codenav.positions import utf16_len
 from codenav.store.write import NODE_BITS
@@ -18,8 +19,7 @@ _NODE_COLUMNS = ("n.id, n.nid, n.file_id, f.path, f.lang, n.parent_id, n.kind, n
 _NODE_FROM = "nodes n JOIN files f ON f.id = n.file_id"
 
 
-@dataclass(frozen=True, slots=True)
-class FileStat:
+class FileStat(NamedTuple):
     path: str
     lang: str
     size: int
@@ -30,8 +30,9 @@ class FileStat:
     lines: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(NamedTuple):
+    """One definition of the map (a named tuple: answers build hundreds of them)."""
+
     id: int
     nid: str
     file_id: int
@@ -79,13 +80,9 @@ class NodeFilter:
         return " AND ".join(clauses), args
 
 
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-@dataclass(frozen=True, slots=True)
-class RefHit:
-    """One resolved reference: where it is, what kind, and the node it sits in."""
+class RefHit(NamedTuple):
+    """One resolved reference: where it is, what kind, and the node it sits in (a named
+    tuple: a symbol can have thousands, made at C speed)."""
 
     path: str
     line: int
@@ -120,7 +117,22 @@ class MapReader:
         rows = self.conn.execute(
             "SELECT path, lang, size, mtime_ns, status, parse_errors, id, lines FROM files "
             "ORDER BY path")
-        return [FileStat(*row) for row in rows]
+        return list(map(FileStat._make, rows))
+
+    def file_signatures(self) -> list[tuple[str, int, int]]:
+        """(path, size, mtime_ns) of every mapped file, by path: what staleness compares."""
+        return self.conn.execute(
+            "SELECT path, size, mtime_ns FROM files ORDER BY path").fetchall()
+
+    def file_tallies(self) -> tuple[dict[str, int], dict[str, int], int]:
+        """Mapped files per language and per status, and how many have syntax errors."""
+        by_lang = dict(self.conn.execute(
+            "SELECT lang, count(*) FROM files GROUP BY lang ORDER BY lang").fetchall())
+        by_status = dict(self.conn.execute(
+            "SELECT status, count(*) FROM files GROUP BY status ORDER BY status").fetchall())
+        (erring,) = self.conn.execute(
+            "SELECT count(*) FROM files WHERE parse_errors > 0").fetchone()
+        return by_lang, by_status, int(erring)
 
     def file(self, path: str) -> FileStat | None:
         row = self.conn.execute(
@@ -144,7 +156,7 @@ class MapReader:
 
     def _nodes(self, where: str, args: Sequence[object] = (), tail: str = "") -> list[Node]:
         sql = f"SELECT {_NODE_COLUMNS} FROM {_NODE_FROM} WHERE {where} {tail}"
-        return [Node(*row) for row in self.conn.execute(sql, args)]
+        return list(map(Node._make, self.conn.execute(sql, args)))
 
     def node(self, nid: str) -> Node | None:
         found = self._nodes("n.nid = ?", (nid,))
@@ -243,14 +255,8 @@ class MapReader:
         return self._filtered("lower(n.name) >= ? AND lower(n.name) < ?",
                               [lowered, lowered + "\U0010ffff"], flt, limit)
 
-    def name_like(self, lowered_parts: Sequence[str], flt: NodeFilter, limit: int) -> list[Node]:
-        """Names containing the parts in order (``["ab"]``: a substring; one char each: a
-        subsequence). A scan of every name: only for the last, fuzzy tiers of a search."""
-        pattern = "%" + "%".join(_like_escape(p) for p in lowered_parts) + "%"
-        # Scan the names alone (LIKE folds ASCII case), then join and rank the few matches.
-        ids = [row[0] for row in self.conn.execute(
-            "SELECT id FROM nodes WHERE parent_id IS NOT NULL AND name LIKE ? ESCAPE '\\' "
-            "LIMIT 5000", (pattern,))]
+    def among(self, ids: Sequence[int], flt: NodeFilter, limit: int) -> list[Node]:
+        """The nodes with these ids that pass ``flt``, best hub first."""
         if not ids:
             return []
         return self._filtered("n.id IN (SELECT value FROM json_each(?))", [json.dumps(ids)],
@@ -260,16 +266,12 @@ class MapReader:
         """Nodes having, for every prefix, a name word that starts with it."""
         if not prefixes:
             return []
-        common: set[int] | None = None
-        for prefix in sorted(set(prefixes), key=len, reverse=True):  # longer: rarer
-            ids = {row[0] for row in self.conn.execute(
-                "SELECT node_id FROM words WHERE word >= ? AND word < ? LIMIT 50000",
-                (prefix, prefix + "\U0010ffff"))}
-            common = ids if common is None else common & ids
-            if not common:
-                return []
-        return self._filtered("n.id IN (SELECT value FROM json_each(?))",
-                              [json.dumps(sorted(common or ()))], flt, limit)
+        unique = sorted(set(prefixes), key=len, reverse=True)  # longer: rarer
+        having = " INTERSECT ".join(["SELECT node_id FROM words WHERE word >= ? AND word < ?"]
+                                    * len(unique))
+        bounds: list[object] = [bound for prefix in unique
+                                for bound in (prefix, prefix + "\U0010ffff")]
+        return self._filtered(f"n.id IN ({having})", bounds, flt, limit)
 
     def top_hubs(self, flt: NodeFilter, limit: int, under: int | None = None) -> list[Node]:
         """The most central nodes; with ``under``, only that node's descendants."""
@@ -309,14 +311,53 @@ class MapReader:
         rows = self.conn.execute(
             "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
             "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id = ?", (node_id,))
-        return [RefHit(*row) for row in rows]
+        return list(map(RefHit._make, rows))
+
+    @staticmethod
+    def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
+              paths: Sequence[str] | None = None) -> tuple[str, list[object]]:
+        """SELECT ``columns`` of the references to ``targets`` and the calls of ``calls_of``
+        (a constructor's class), in ``paths`` only when given; with its arguments."""
+        inside, inside_args = "", []
+        if paths is not None:  # a seek per (target, file) in refs_target, not a scan
+            inside = (" AND r.file_id IN (SELECT id FROM files "
+                      "WHERE path IN (SELECT value FROM json_each(?)))")
+            inside_args = [json.dumps(list(paths))]
+        uses = (f"SELECT {columns} FROM refs r WHERE r.target_id IN "
+                f"(SELECT value FROM json_each(?)){inside}")
+        args: list[object] = [json.dumps(list(targets)), *inside_args]
+        if calls_of is not None:
+            uses += (f" UNION ALL SELECT {columns} FROM refs r "
+                     f"WHERE r.target_id = ? AND r.kind = 'call'{inside}")
+            args += [calls_of, *inside_args]
+        return uses, args
+
+    def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None
+                      ) -> dict[str, int]:
+        """Path -> how many distinct positions refer to any of ``targets`` (or call
+        ``calls_of``): counted in SQL, so a symbol used thousands of times costs no more
+        than the files it is used in."""
+        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col")
+        return dict(self.conn.execute(
+            f"SELECT f.path, count(DISTINCT (u.line << 24) + u.col) FROM ({uses}) u "
+            "JOIN files f ON f.id = u.file_id GROUP BY u.file_id", args).fetchall())
+
+    def uses_in(self, targets: Sequence[int], calls_of: int | None,
+                paths: Sequence[str] | None = None) -> list[RefHit]:
+        """The references ``uses_per_file`` counts, in ``paths`` only when given."""
+        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col, r.name, "
+                                                   "r.kind, r.scope_id, r.target_id", paths)
+        rows = self.conn.execute(
+            f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id "
+            f"FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)
+        return list(map(RefHit._make, rows))
 
     def refs_from(self, node_id: int) -> list[RefHit]:
         rows = self.conn.execute(
             "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
             "FROM refs r JOIN files f ON f.id = r.file_id "
             "WHERE r.scope_id = ? AND r.target_id IS NOT NULL", (node_id,))
-        return [RefHit(*row) for row in rows]
+        return list(map(RefHit._make, rows))
 
     def call_sites(self, node_id: int, incoming: bool) -> dict[int, list[RefHit]]:
         """The calls of a node grouped by the other end: its callers (the node each call
@@ -343,10 +384,16 @@ class MapReader:
             "SELECT line, col, end_line, end_col, message FROM problems WHERE file_id = ? "
             "ORDER BY line, col", (file_id,))]
 
-    def dir_mass(self) -> list[tuple[str, int, float]]:
-        """(path, node count, hub sum) per file; the tool folds them into folders."""
-        rows = self.conn.execute("SELECT path, node_count, hub_mass FROM files")
-        return [(path, int(count), float(mass)) for path, count, mass in rows]
+    def files_under(self, prefix: str) -> list[tuple[str, str, str, int, float]]:
+        """(path, language, status, node count, hub sum) of the files whose path starts with
+        ``prefix`` ('' for all), by path; map_overview folds them into folders."""
+        if not prefix:
+            return self.conn.execute("SELECT path, lang, status, node_count, hub_mass "
+                                     "FROM files ORDER BY path").fetchall()
+        return self.conn.execute(
+            "SELECT path, lang, status, node_count, hub_mass FROM files "
+            "WHERE path >= ? AND path < ? ORDER BY path",
+            (prefix, prefix + "\U0010ffff")).fetchall()
 
     def languages(self) -> dict[str, int]:
         return dict(self.conn.execute(

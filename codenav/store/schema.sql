@@ -48,9 +48,10 @@ CREATE TABLE nodes (
     hub          REAL NOT NULL DEFAULT 0
 );
 CREATE INDEX nodes_file ON nodes(file_id);
-CREATE INDEX nodes_name ON nodes(name);
+-- with hub: exact-name search reads the best first, no sort
+CREATE INDEX nodes_name ON nodes(name, hub);
 CREATE INDEX nodes_parent ON nodes(parent_id, name);
-CREATE INDEX nodes_lname ON nodes(lower(name));
+CREATE INDEX nodes_lname ON nodes(lower(name), hub);
 CREATE INDEX nodes_hub ON nodes(hub);
 
 -- The words of node names (codenav/words.py), for search: parseHTTPResponse -> parse, http …
@@ -59,7 +60,8 @@ CREATE TABLE words (
     node_id INTEGER NOT NULL,
     file_id INTEGER NOT NULL
 );
-CREATE INDEX words_word ON words(word);
+-- covering: a word-prefix search never reads the table
+CREATE INDEX words_word ON words(word, node_id);
 CREATE INDEX words_file ON words(file_id);
 
 -- Identifier uses. scope_id is the innermost enclosing node; target_id the node it resolves
@@ -79,7 +81,9 @@ CREATE TABLE refs (
     key       TEXT
 );
 CREATE INDEX refs_file ON refs(file_id, line);
-CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
+-- covering what nav_references reads: a symbol's thousands of uses without a table read
+CREATE INDEX refs_target ON refs(target_id, file_id, line, col, kind, scope_id, name)
+    WHERE target_id IS NOT NULL;
 CREATE INDEX refs_scope ON refs(scope_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_key ON refs(key) WHERE key IS NOT NULL;
 CREATE INDEX refs_bases ON refs(scope_id) WHERE kind = 'inheritance';

@@ -9,7 +9,10 @@ UTF-16 columns (SPEC §2).
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -95,8 +98,38 @@ def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, Any]:
     return path, known
 
 
+# Split source files kept across calls (agents ask about the same files again and again),
+# each valid while its size and mtime are: (size, mtime_ns, lines) by absolute path.
+_SPLIT: OrderedDict[str, tuple[int, int, list[str]]] = OrderedDict()
+_SPLIT_FILES = 64
+_SPLIT_LOCK = threading.Lock()
+
+
+def _split_file(absolute: str) -> list[str]:
+    try:
+        info = os.stat(absolute)
+    except OSError:
+        return []
+    with _SPLIT_LOCK:
+        kept = _SPLIT.get(absolute)
+        if kept is not None and kept[0] == info.st_size and kept[1] == info.st_mtime_ns:
+            _SPLIT.move_to_end(absolute)
+            return kept[2]
+    try:
+        with open(absolute, "rb") as handle:
+            lines = handle.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+    with _SPLIT_LOCK:
+        _SPLIT[absolute] = (info.st_size, info.st_mtime_ns, lines)
+        while len(_SPLIT) > _SPLIT_FILES:
+            _SPLIT.popitem(last=False)
+    return lines
+
+
 class Lines:
-    """Source lines of files, read once per call, for snippets."""
+    """Source lines of files for snippets: read once per call, and kept across calls while
+    the file is unchanged on disk."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -105,11 +138,7 @@ class Lines:
     def line(self, path: str, line: int) -> str | None:
         lines = self._files.get(path)
         if lines is None:
-            try:
-                text = (self.root / path).read_bytes().decode("utf-8", "replace")
-            except OSError:
-                text = ""
-            lines = self._files[path] = text.splitlines()
+            lines = self._files[path] = _split_file(f"{self.root}/{path}")
         if 1 <= line <= len(lines):
             text = lines[line - 1].strip()
             return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import sys
 from collections import defaultdict
 from pathlib import PurePosixPath
@@ -13,7 +12,8 @@ from pydantic import Field
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
 from codenav.paths import relative_path
-from codenav.store.read import FileStat, MapReader, Node, NodeFilter
+from codenav.store.names import NameScan
+from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import (
     NODE_ID,
@@ -59,7 +59,9 @@ class OverviewParams(ToolParams):
 
 
 def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
-                  stats: list[FileStat]) -> list[dict[str, Any]]:
+                  entry_files: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Console scripts, conventional entry files ((path, language) pairs already found
+    under the focus) and top-level main() functions, at most 20."""
     found: list[dict[str, Any]] = []
     try:
         project = tomllib.loads((ws.root / "pyproject.toml").read_text("utf-8"))
@@ -78,10 +80,8 @@ def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
             if node is not None and flt(node.path):
                 found.append({"id": node.nid, "why": f"console script '{script}'"})
             break
-    for stat in stats:
-        name = stat.path.rsplit("/", 1)[-1]
-        if stat.status == "ok" and name in _ENTRY_FILES:
-            found.append({"id": f"{stat.lang}:{stat.path}", "why": name})
+    for path, lang in entry_files:
+        found.append({"id": f"{lang}:{path}", "why": path.rsplit("/", 1)[-1]})
     for main in reader.top_level_named("main"):
         if main.kind == "function" and flt(main.path):
             found.append({"id": main.nid, "why": "a top-level main()"})
@@ -109,10 +109,11 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         raise BadArgs(f"focus {focus!r} is neither a mapped folder nor a node id",
                       hint="Folders are relative to the root, e.g. 'src/app/'; ids come from "
                            "map_search.")
-    data = copy.deepcopy(summary_of_map)
-    fresh.check({h["anchor"]["file"] for h in data["hubs"]})
-    for item in data["hubs"]:
-        fresh.mark(item, item["anchor"]["file"])
+    # the cached summary is shared: only the hub items a stale mark may change are copied
+    # (the envelope copies whatever it cuts)
+    fresh.check({h["anchor"]["file"] for h in summary_of_map["hubs"]})
+    data = {**summary_of_map, "hubs": [fresh.mark(dict(item), item["anchor"]["file"])
+                                       for item in summary_of_map["hubs"]]}
     cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
             Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
     return Answer(data, cuts=cuts, warnings=fresh.warnings())
@@ -121,18 +122,14 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
 def _overview_data(ws: Workspace, reader: MapReader, prefix: str,
                    depth: int) -> dict[str, Any] | None:
     """map_overview's data for a folder prefix (None: no mapped file under it)."""
-    flt = FileFilter(prefix or None)
-    stats = [s for s in reader.files() if flt(s.path)]
-    if prefix and not stats:
+    rows = reader.files_under(prefix)
+    if prefix and not rows:
         return None
     languages: dict[str, int] = defaultdict(int)
-    for stat in stats:
-        if stat.status == "ok":
-            languages[stat.lang] += 1
     dirs: dict[str, list[float]] = {}
-    for path, nodes, mass in reader.dir_mass():
-        if not flt(path):
-            continue
+    for path, lang, status, nodes, mass in rows:
+        if status == "ok":
+            languages[lang] += 1
         parts = path[len(prefix):].split("/")
         key = "/".join(parts[:depth]) + ("/" if len(parts) > depth else "")
         entry = dirs.setdefault(prefix + key, [0, 0, 0.0])
@@ -142,13 +139,15 @@ def _overview_data(ws: Workspace, reader: MapReader, prefix: str,
     folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": hub(v[2])}
                for path, v in sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))]
     hubs = [summary(n) for n in reader.top_hubs(NodeFilter(prefix=prefix or None), 60)]
+    entries = [(path, lang) for path, lang, status, _, _ in rows
+               if status == "ok" and path.rsplit("/", 1)[-1] in _ENTRY_FILES]
     return {
         "root": str(ws.root), "focus": prefix or ".",
         "languages": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
-        "files": len(stats),
+        "files": len(rows),
         "dirs": folders,
         "hubs": hubs,
-        "entryPoints": _entry_points(ws, reader, flt, stats),
+        "entryPoints": _entry_points(ws, reader, FileFilter(prefix or None), entries),
     }
 
 
@@ -230,9 +229,10 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     for tier, nodes in enumerate(tiers):
         take(tier, nodes)
     if not params.exact and len(results) < _FUZZY_BELOW:
-        take(4, reader.name_like([lowered], flt, limit))
-    if not params.exact and not results and len(lowered) > 2:
-        take(5, reader.name_like(list(lowered), flt, limit))  # typos: nothing else matched
+        names = ws.cached("names", lambda: NameScan.load(reader.conn))
+        take(4, reader.among(names.matching([lowered]), flt, limit))
+        if not results and len(lowered) > 2:  # typos: nothing else matched
+            take(5, reader.among(names.matching(list(lowered)), flt, limit))
     results.sort(key=lambda r: (r[0], -r[1].hub, len(r[1].qname), r[1].nid))
     fresh = Freshness(ws)
     fresh.check({node.path for _, node in results[:room]})
@@ -415,7 +415,7 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         if entry["site"] is not None:
             item["site"] = entry["site"]
         neighbors.append(item)
-    neighbors.sort(key=lambda n: (-n["hub"], n["hops"], n["id"]))
+    neighbors.sort(key=lambda n: (-n["hub"], n["hops"], n["id"], n["edge"], n["direction"]))
     data = {"node": summary(start, fresh), "total": len(neighbors), "neighbors": neighbors}
     hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
     return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint)], warnings=fresh.warnings())

@@ -4,9 +4,10 @@ when ``source`` lets it (``tools/live.py``); the map answers otherwise, saying w
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 from posixpath import dirname
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
@@ -27,9 +28,6 @@ from codenav.tools.common import (
 )
 from codenav.tools.live import Live, Target, ask, location_item, locations, target_of
 from codenav.workspace import Workspace
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
            "references_of", "resolved"]
@@ -157,21 +155,32 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if node is None:
         raise _unresolved(reader, located)
     warnings = live.notes + located.warnings
-    # (line, col, kind, scope id) per file: cheap tuples for all; dicts only for what can fit.
-    by_file: dict[str, list[_Ref]] = defaultdict(list)
-    for other in declarations_of(reader, node):  # other declarations (a setter, overrides)
+    declarations = declarations_of(reader, node)
+    members = [member.id for member in declarations]
+    calls_of = _constructed(node)
+    # Counted per file in SQL; only the files that fit the budget are read row by row.
+    declared: dict[str, list[_Ref]] = defaultdict(list)  # other declarations (a setter …)
+    for other in declarations:
         if (other.id != node.id or params.includeDeclaration) and files(other.path):
-            by_file[other.path].append((other.name_line, other.name_col, "declaration", None))
-    seen: set[tuple[str, int, int]] = set()
-    for hit in references_of(reader, node):
-        where = (hit.path, hit.line, hit.col)
-        if where not in seen and files(hit.path):
-            seen.add(where)
-            by_file[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id))
-    total = sum(len(refs) for refs in by_file.values())
+            declared[other.path].append((other.name_line, other.name_col, "declaration", None))
+    counts = Counter({path: count for path, count in
+                      reader.uses_per_file(members, calls_of).items() if files(path)})
+    for path, refs in declared.items():
+        counts[path] += len(refs)
+
+    def refs_in(paths: list[str]) -> dict[str, list[_Ref]]:
+        found: dict[str, list[_Ref]] = {path: list(declared.get(path, ())) for path in paths}
+        seen: set[tuple[str, int, int]] = set()
+        for hit in reader.uses_in(members, calls_of, paths):
+            if (hit.path, hit.line, hit.col) not in seen:
+                seen.add((hit.path, hit.line, hit.col))
+                found[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id))
+        return found
+
+    total = sum(counts.values())
     budget = params.tokenBudget or 2000
     snippets = max(8, budget * 4 // _SNIPPET_COST)
-    shown = _grouped(by_file, budget)
+    shown = _grouped(counts, budget, refs_in)
     scopes = reader.nodes_by_id({scope for _, refs in shown for *_, scope in refs
                                  if scope is not None})
     fresh.check({path for path, _ in shown})
@@ -188,38 +197,40 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
                 item["snippet"] = lines.line(path, line)
                 snippets -= 1
             items.append(item)
-        groups.append(fresh.mark({"file": path, "count": len(by_file[path]), "refs": items},
-                                 path))
-    data = {"symbol": summary(node, fresh), "total": total, "files": len(by_file),
+        groups.append(fresh.mark({"file": path, "count": counts[path], "refs": items}, path))
+    data = {"symbol": summary(node, fresh), "total": total, "files": len(counts),
             "references": groups, "source": "map"}
-    cut = _references_cut(by_file, groups, {"id": node.nid}, params.source)
+    cut = _references_cut(counts, groups, {"id": node.nid}, params.source)
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
 
 
-def _by_count(by_file: dict[str, list[_Ref]]) -> list[str]:
+def _by_count(counts: Mapping[str, int]) -> list[str]:
     """Files by reference count, then path."""
-    return sorted(by_file, key=lambda path: (-len(by_file[path]), path))
+    return sorted(counts, key=lambda path: (-counts[path], path))
 
 
-def _grouped(by_file: dict[str, list[_Ref]], budget: int) -> list[tuple[str, list[_Ref]]]:
-    """Files by reference count, then path; as many references as a budget could hold."""
+def _grouped(counts: Mapping[str, int], budget: int,
+             refs_in: Callable[[list[str]], dict[str, list[_Ref]]]
+             ) -> list[tuple[str, list[_Ref]]]:
+    """Files by reference count, then path, with as many of their references (in order) as
+    a budget could hold; ``refs_in`` reads the references of the files that fit."""
     room = max(12, budget * 4 // _REF_COST)
-    shown = []
-    for path in _by_count(by_file):
+    fitting: list[tuple[str, int]] = []
+    for path in _by_count(counts):
         if room <= 0:
             break
-        refs = sorted(by_file[path])[:room]
-        room -= len(refs)
-        shown.append((path, refs))
-    return shown
+        fitting.append((path, min(counts[path], room)))
+        room -= counts[path]
+    found = refs_in([path for path, _ in fitting])
+    return [(path, sorted(found.get(path, ()))[:room_here]) for path, room_here in fitting]
 
 
-def _references_cut(by_file: dict[str, list[_Ref]], groups: list[dict[str, Any]],
+def _references_cut(counts: Mapping[str, int], groups: list[dict[str, Any]],
                     target: dict[str, Any], source: str) -> Cut:
     """How a references answer is cut: leaves of the file groups; the follow-up call scopes
     ``target``'s references to the folder of the first reference dropped (or file left out)."""
     listed = {g["file"] for g in groups}
-    unshown = next((path for path in _by_count(by_file) if path not in listed), None)
+    unshown = next((path for path in _by_count(counts) if path not in listed), None)
 
     def narrower(dropped: list[Any]) -> dict[str, Any] | None:
         first = next((g["file"] for g in groups if dropped and
@@ -231,10 +242,9 @@ def _references_cut(by_file: dict[str, list[_Ref]], groups: list[dict[str, Any]]
                 "args": {**target, "fileFilter": f"{folder}/" if folder else first,
                          "source": source}}
 
-    total = sum(len(refs) for refs in by_file.values())
     return Cut("references", ("references",), "Pass fileFilter:'<folder>/' to scope results",
                shape="groups", children="refs", next=narrower,
-               omitted=total - sum(len(g["refs"]) for g in groups))
+               omitted=sum(counts.values()) - sum(len(g["refs"]) for g in groups))
 
 
 def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
@@ -250,8 +260,9 @@ def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
             continue
         if files(item["file"]):
             by_file[item["file"]].append((item["line"], item["col"], "reference", None))
-    total = sum(len(refs) for refs in by_file.values())
-    shown = _grouped(by_file, params.tokenBudget or 2000)
+    counts = {path: len(refs) for path, refs in by_file.items()}
+    total = sum(counts.values())
+    shown = _grouped(counts, params.tokenBudget or 2000, lambda _paths: by_file)
     lines = Lines(ws.root)
     snippets = max(8, (params.tokenBudget or 2000) * 4 // _SNIPPET_COST)
     groups: list[dict[str, Any]] = []
@@ -280,7 +291,7 @@ def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
         warnings.append(f"{external} reference(s) outside the root are not listed")
     target: dict[str, Any] = ({"id": located.node.nid} if located.node is not None else
                               {"file": located.path, "line": located.line, "col": located.col})
-    cut = _references_cut(by_file, groups, target, params.source)
+    cut = _references_cut(counts, groups, target, params.source)
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
 
 
@@ -356,15 +367,21 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     return found
 
 
-def references_of(reader: MapReader, node: Node) -> list[RefHit]:
-    """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
-    class (what a language server reports too)."""
-    hits = [hit for member in declarations_of(reader, node) for hit in reader.refs_to(member.id)]
+def _constructed(node: Node) -> int | None:
+    """For a constructor, its class: calls of the class are uses of the constructor too
+    (what a language server reports)."""
     lang = by_code(node.lang)
     if (lang is not None and node.name == lang.constructor and node.kind == "method"
             and node.parent_id is not None):
-        hits += [hit for hit in reader.refs_to(node.parent_id) if hit.kind == "call"]
-    return hits
+        return node.parent_id
+    return None
+
+
+def references_of(reader: MapReader, node: Node) -> list[RefHit]:
+    """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
+    class."""
+    return reader.uses_in([member.id for member in declarations_of(reader, node)],
+                          _constructed(node))
 
 
 NAV_DEFINITION = ToolSpec(

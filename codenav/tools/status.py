@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from typing import Any
 
 import anyio
@@ -14,7 +13,6 @@ from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, MapNotBuilt
 from codenav.lsp.servers import families
 from codenav.paths import relative_path
-from codenav.store.read import FileStat
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.workspace import Workspace
 
@@ -68,18 +66,19 @@ def _servers(ws: Workspace) -> dict[str, Any]:
     return {"state": "auto", "servers": servers}
 
 
-def _stale(ws: Workspace, files: list[FileStat]) -> list[str]:
+def _stale(ws: Workspace, files: list[tuple[str, int, int]]) -> list[str]:
     """Mapped files whose size or mtime on disk differs from the map, or that are gone."""
     out = []
     root = str(ws.root)
-    for f in files:
+    stat = os.stat
+    for path, size, mtime_ns in files:
         try:
-            info = os.stat(f"{root}/{f.path}")  # plain strings: pathlib costs 3x the stat
+            info = stat(f"{root}/{path}")  # plain strings: pathlib costs 3x the stat
         except OSError:
-            out.append(f.path)
+            out.append(path)
             continue
-        if info.st_size != f.size or info.st_mtime_ns != f.mtime_ns:
-            out.append(f.path)
+        if info.st_size != size or info.st_mtime_ns != mtime_ns:
+            out.append(path)
     return out
 
 
@@ -92,15 +91,14 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data.update(built=False, building=build.running, reason=exc.message)
     else:
         meta = reader.meta()
-        files = reader.files()
+        files = reader.file_signatures()
         stale = _stale(ws, files)
+        by_lang, by_status, erring = reader.file_tallies()
         data.update(
             built=True,
             building=build.running,
-            files={"total": len(files),
-                   "byLanguage": dict(sorted(Counter(f.lang for f in files).items())),
-                   "byStatus": dict(sorted(Counter(f.status for f in files).items())),
-                   "withSyntaxErrors": sum(1 for f in files if f.parse_errors)},
+            files={"total": len(files), "byLanguage": by_lang, "byStatus": by_status,
+                   "withSyntaxErrors": erring},
             counts=reader.counts(),
             lastBuild={"when": meta.get("last_build"), "ms": int(meta.get("last_build_ms", 0)),
                        "mode": meta.get("last_build_mode"), "codenav": meta.get("codenav")},
