@@ -19,8 +19,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Language", "Queries", "by_code", "by_extension", "grammars_dir", "languages", "queries",
-           "split_patterns"]
+__all__ = ["Language", "Queries", "by_code", "by_extension", "grammars_dir", "language_of",
+           "languages", "queries", "split_patterns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,8 @@ class Language:
     guess_members: bool = True  # an unknown receiver's member: the one member of that name
     include: tuple[str, ...] = ()  # languages whose tags.scm come before this one's
     namespaces: frozenset[str] = frozenset()  # kinds reopened across files (C++ namespace)
+    # (ending, pattern): files of another language's ending that are this one's by content
+    claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
     @property
     def tags_path(self) -> Path:
@@ -103,6 +105,8 @@ def languages() -> tuple[Language, ...]:
             sigil=row.get("sigil", ""),
             attributes=frozenset(row.get("attributes", ())),
             guess_members=bool(row.get("guess_members", True)),
+            claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
+                         in sorted(row.get("claims", {}).items())),
         )
         for name, row in table.items()
     )
@@ -119,6 +123,31 @@ def by_extension(path: str) -> Language | None:
     if dot < 0 or "/" in path[dot:]:
         return None
     return _extension_table().get(path[dot + 1 :].lower())
+
+
+_CLAIM_PROBE = 64 * 1024  # how much of a file a content claim looks at
+
+
+@cache
+def _claims_table() -> dict[str, tuple[tuple[Language, re.Pattern[bytes]], ...]]:
+    table: dict[str, list[tuple[Language, re.Pattern[bytes]]]] = {}
+    for lang in languages():
+        for ending, pattern in lang.claims:
+            table.setdefault(ending, []).append((lang, pattern))
+    return {ending: tuple(found) for ending, found in table.items()}
+
+
+def language_of(path: str, data: bytes) -> Language | None:
+    """The language of a file given its text: its ending's, unless another language claims
+    the ending for text like this (a ``.h`` header written in C++)."""
+    lang = by_extension(path)
+    if lang is None:
+        return None
+    ending = path[path.rfind(".") + 1 :].lower()
+    for other, pattern in _claims_table().get(ending, ()):
+        if pattern.search(data, 0, _CLAIM_PROBE):
+            return other
+    return lang
 
 
 @cache

@@ -30,7 +30,7 @@ from codenav import __version__
 from codenav.errors import MapNotBuilt
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
 from codenav.index.extract import ParseTimeout, extract
-from codenav.index.languages import by_extension
+from codenav.index.languages import by_extension, language_of
 from codenav.index.link import link, project_file_hashes
 from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
@@ -125,6 +125,7 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     digest = file_hash(data)
     if known and digest == known:
         return (rel, len(data), mtime_ns, indexed_ns)
+    lang = language_of(rel, data) or lang  # a .h header written in C++ is C++
     facts = FileFacts(rel, lang.code, len(data), mtime_ns, digest, indexed_ns=indexed_ns)
     if b"\0" in data[:_BINARY_PROBE]:
         facts.status = "binary"

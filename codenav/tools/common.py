@@ -28,7 +28,7 @@ from codenav.errors import (
     SymbolNotFound,
 )
 from codenav.index.extract import identifier_at
-from codenav.index.languages import by_extension
+from codenav.index.languages import by_extension, language_of
 from codenav.paths import relative_path, require_relative
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import ToolParams
@@ -333,11 +333,11 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
 
 def _identifier_at(ws: Workspace, path: str, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering (line, UTF-16 col) in the file on disk, and where it starts."""
-    lang = by_extension(path)
     try:
         data = (ws.root / path).read_bytes()
     except OSError:
         return None
+    lang = language_of(path, data)
     return identifier_at(lang, data, line, col) if lang is not None else None
 
 

@@ -64,6 +64,8 @@ def target_of(located: Located) -> Target | None:
         path, line, col = node.path, node.name_line, node.name_col
     else:
         return None
+    if located.node is not None and located.node.path == path:
+        return Target(path, line, col, located.node.lang)  # the map's (a C++ .h header)
     lang = by_extension(path)
     return Target(path, line, col, lang.code) if lang is not None else None
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from codenav.index.modules import module_system
+from codenav.index.pipeline import index_tree
 from codenav.index.modules.c import CModules
 from tests.conftest import FIXTURES, check_golden, indexed_repo, render_links
 
@@ -172,3 +173,68 @@ def test_system_includes_only_when_in_the_tree() -> None:
     assert modules.files_for("I:config.h") == ["src/config.h"]
     assert modules.files_for("I:../config.h") == []
     assert modules.files_for("Q:std@cpp") == []
+
+
+# ------------------------------------------------------------- .h headers in C++
+
+WIDGET_H = """\
+#pragma once
+namespace ui {
+class Widget {
+public:
+    int size() const;
+};
+}
+"""
+PLAIN_H = """\
+#ifdef __cplusplus
+extern "C" {
+#endif
+int add(int a, int b);
+#ifdef __cplusplus
+}
+#endif
+"""
+
+
+def test_a_header_written_in_cpp_is_cpp_and_a_c_header_stays_c(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "include").mkdir(parents=True)
+    (root / "src").mkdir()
+    (root / "include" / "widget.h").write_text(WIDGET_H)
+    (root / "include" / "plain.h").write_text(PLAIN_H)
+    (root / "src" / "widget.cpp").write_text(
+        '#include "widget.h"\nint ui::Widget::size() const { return 1; }\n')
+    (root / "src" / "main.cpp").write_text(
+        '#include "widget.h"\n#include "plain.h"\n'
+        "int main() { ui::Widget w; return add(w.size(), 1); }\n")
+    (root / "src" / "plain.c").write_text('#include "plain.h"\nint add(int a, int b) '
+                                          "{ return a + b; }\n")
+    index_tree(root)
+    db = root / ".codenav" / "map.db"
+
+    def facts() -> tuple[dict[str, tuple[str, int]], dict[str, str]]:
+        conn = sqlite3.connect(db)
+        try:
+            files = {path: (lang, errors) for path, lang, errors in
+                     conn.execute("SELECT path, lang, parse_errors FROM files")}
+            nodes = {nid: kind for nid, kind in conn.execute("SELECT nid, kind FROM nodes")}
+        finally:
+            conn.close()
+        return files, nodes
+
+    files, nodes = facts()
+    assert files["include/widget.h"] == ("cpp", 0)  # as C it would not parse
+    assert files["include/plain.h"][0] == "c"  # (the C grammar trips on the split extern "C")
+    assert nodes["cpp:include/widget.h#ui.Widget"] == "class"
+    assert nodes["cpp:include/widget.h#ui.Widget.size"] == "method"
+    main_links = [line for line in render_links(root).splitlines()
+                  if line.startswith("src/main.cpp")]
+    assert any("cpp:include/widget.h#ui.Widget" in line for line in main_links), main_links
+    assert any("c:src/plain.c#add" in line for line in main_links), main_links
+
+    # an edit that makes the C header C++ moves it, incrementally
+    (root / "include" / "plain.h").write_text(PLAIN_H + "class Adder;\n")
+    index_tree(root)
+    files, nodes = facts()
+    assert files["include/plain.h"][0] == "cpp" and "c:include/plain.h" not in nodes
