@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from codenav.index.modules import module_system
-from codenav.index.pipeline import index_tree
 from codenav.index.modules.c import CModules
+from codenav.index.pipeline import index_tree
 from tests.conftest import FIXTURES, check_golden, indexed_repo, render_links
 
 
