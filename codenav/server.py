@@ -5,18 +5,20 @@ envelope is returned as ``structuredContent`` plus one compact JSON text block, 
 ``isError`` mirroring ``ok`` (SPEC §3). Nothing but protocol reaches stdout: while serving,
 ``mcp``'s stdio transport points fd 1 at stderr (so children and stray prints cannot corrupt
 the stream) and ``sys.stdout`` is pointed at stderr as well, so buffered prints cannot surface
-at exit either.
+at exit either. stdin is read through ``CappedLines``: a line over ``MAX_LINE`` characters is
+dropped in pieces and answered -32700, never held whole.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, Any, BinaryIO, cast
 
 import anyio
 from mcp import types
@@ -31,9 +33,15 @@ from codenav.tools.dispatch import call_tool
 from codenav.tools.registry import TOOLS, input_schema
 from codenav.workspace import Workspace
 
-__all__ = ["INSTRUCTIONS", "build_server", "protocol_error", "serve_stdio"]
+__all__ = ["INSTRUCTIONS", "MAX_LINE", "CappedLines", "build_server", "protocol_error",
+           "serve_stdio"]
 
 log = logging.getLogger("codenav.server")
+
+# The longest protocol line read (characters): a request to codenav is a few KB; a longer
+# line is read on and thrown away in pieces, never held whole, and answered -32700.
+MAX_LINE = 8 * 1024 * 1024
+_OVERSIZED = "\x00codenav: oversized line"
 
 INSTRUCTIONS = """\
 codenav answers questions about this repository's code from a map it keeps (tree-sitter, \
@@ -115,12 +123,49 @@ def build_server(ws: Workspace) -> Server[dict[str, Any]]:
                   on_list_tools=list_tools, on_call_tool=on_call)
 
 
+class CappedLines:
+    """The lines of a binary stream as text, none longer than ``limit`` characters: the rest
+    of a longer line is read in pieces and dropped, and the line becomes a marker that
+    ``protocol_error`` answers with -32700. (The SDK's transport reads whole lines: one
+    endless line from a client would otherwise take all memory.)"""
+
+    def __init__(self, raw: BinaryIO, limit: int = MAX_LINE) -> None:
+        self._text = io.TextIOWrapper(raw, encoding="utf-8", errors="replace")
+        self._limit = limit
+
+    def readline(self) -> str:
+        line = self._text.readline(self._limit + 1)
+        if len(line) <= self._limit or line.endswith("\n"):
+            return line
+        while True:
+            rest = self._text.readline(1 << 20)
+            if not rest or rest.endswith("\n"):
+                return f"{_OVERSIZED}\n"
+
+
+def _claim_stdin() -> anyio.AsyncFile[str]:
+    """stdin for the transport, capped (``CappedLines``) and read through a private
+    duplicate of fd 0, which is pointed at the null device so that nothing else in the
+    process (a child inheriting it) can take protocol bytes — what the SDK does for the
+    stdin it opens itself."""
+    try:
+        import fcntl
+        private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        raw: BinaryIO = os.fdopen(private, "rb", closefd=False)
+    except (ImportError, OSError):  # no fcntl or no fd 0 to duplicate: read it in place
+        raw = sys.stdin.buffer
+    return anyio.wrap_file(cast(IO[str], CappedLines(raw)))
+
+
 def serve_stdio(ws: Workspace) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
     server = build_server(ws)
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdin=_claim_stdin()) as (read_stream, write_stream):
             # After the transport claimed fd 1: a buffered print must never reach it.
             sys.stdout = sys.stderr
             # The SDK drops a line that is not a valid message without a word; a client
@@ -167,6 +212,10 @@ def protocol_error(exc: Exception) -> types.JSONRPCError | None:
         raw = problems[0].get("input")
         if isinstance(raw, (str, bytes)) and not raw.strip():
             return None
+        if isinstance(raw, str) and raw.startswith(_OVERSIZED):
+            return _rpc_error(None, types.PARSE_ERROR,
+                              f"Parse error: the line is longer than {MAX_LINE:,} characters "
+                              "and was dropped")
         return _rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
     ident: int | str | None = None
     for problem in problems:

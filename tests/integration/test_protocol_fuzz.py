@@ -348,3 +348,28 @@ def test_mcp_inspector_cli_lists_and_calls_the_tools(tmp_path: Path) -> None:
                                 capture_output=True, text=True, timeout=120, check=False)
         assert called.returncode == 0 or "isError" in called.stdout, called.stderr
         assert "structuredContent" in called.stdout or "content" in called.stdout
+
+
+def _peak_rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(row.split()[1]) for row in status if row.startswith("VmHWM:"))
+
+
+def test_an_endless_line_is_dropped_without_holding_it(server: Server) -> None:
+    """A 64 MiB line is read in pieces and answered -32700; memory does not grow by it."""
+    from codenav.server import MAX_LINE
+    before = _peak_rss_kb(server.proc.pid)
+    size = 64 * 1024 * 1024
+    assert size > 4 * MAX_LINE
+    assert server.proc.stdin is not None
+    piece = b"Z" * (1 << 20)
+    for _ in range(size // len(piece)):
+        server.proc.stdin.write(piece)
+    server.proc.stdin.write(b"\n")
+    server.proc.stdin.flush()
+    (reply,) = server.replies(wait=30, expect=1)
+    assert reply["error"]["code"] == -32700 and reply["id"] is None
+    assert "longer than" in reply["error"]["message"]
+    grown_mb = (_peak_rss_kb(server.proc.pid) - before) / 1024
+    assert grown_mb < 48, f"peak RSS grew {grown_mb:.0f} MB for a dropped line"
+    assert server.request("tools/list")["result"]["tools"]  # the next line is served
