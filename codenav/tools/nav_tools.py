@@ -368,11 +368,16 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
 
 
 def _constructed(node: Node) -> int | None:
-    """For a constructor, its class: calls of the class are uses of the constructor too
-    (what a language server reports)."""
+    """For a constructor, its class: calls of the class (``Foo()``, ``new Foo()``) are uses
+    of the constructor too (what a language server reports). A constructor is what the
+    language names one (``__init__``, ``constructor``), a ``constructor`` node (Java, C#), or
+    a method named like its class (C++)."""
+    if node.parent_id is None or node.kind not in ("method", "constructor"):
+        return None
     lang = by_code(node.lang)
-    if (lang is not None and node.name == lang.constructor and node.kind == "method"
-            and node.parent_id is not None):
+    scope = node.qname.split(".")
+    if node.kind == "constructor" or (lang is not None and node.name == lang.constructor) \
+            or (len(scope) >= 2 and scope[-2] == node.name):
         return node.parent_id
     return None
 

@@ -172,3 +172,25 @@ def test_incremental_link_matches_a_full_one(tmp_path: Path) -> None:
         f"java:{MAIN}/shop/BaseEntity.java#BaseEntity.validate" in render_links(root)
     assert "csharp/Shop/Order.cs:34:9 Validate (call) -> " \
         "cs:csharp/Shop/EntityBase.cs#Acme.Shop.EntityBase.Validate" in render_links(root)
+
+
+def test_a_constructors_references_are_the_news_of_its_class(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    import anyio
+
+    from codenav.tools.dispatch import call_tool
+    from codenav.workspace import Workspace
+
+    ws = Workspace(indexed_repo("jvmnet", tmp_path_factory.mktemp("ctor")))
+    try:
+        def uses(nid: str) -> set[tuple[str, int, int]]:
+            found = anyio.run(call_tool, ws, "nav_references", {"id": nid, "source": "map"})
+            return {(g["file"], r["line"], r["col"]) for g in found["data"]["references"]
+                    for r in g["refs"]}
+
+        assert uses(f"java:{MAIN}/model/Customer.java#Customer.Customer") == {
+            (f"{TEST}/shop/OrderTest.java", 8, 37)}  # new Customer("Ann"), not the imports
+        assert uses("cs:csharp/Models/Customer.cs#Acme.Models.Customer.Customer") == {
+            ("csharp/App/Program.cs", 9, 51), ("csharp/Shop/Order.cs", 35, 26)}
+    finally:
+        ws.close()
