@@ -717,6 +717,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if d.kind in _CALLABLE and d.parent >= 0:
             methods.setdefault((d.parent, d.name), i)
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
+    suffix = binder.lang.decorator_suffix
     for start, node, captured_kind in items:
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
@@ -743,6 +744,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             target, key = resolve(scope_at(start), name, qualifier, types)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
+            if kind == "decorator" and suffix and target < 0 and not name.endswith(suffix):
+                # `[Obsolete]`: the class may be ObsoleteAttribute (tried after the name)
+                longer, longer_key = resolve(scope_at(start), name + suffix, qualifier, True)
+                if longer >= 0:
+                    target, key = longer, None
+                elif longer_key:
+                    key = f"{key}|{longer_key}" if key else longer_key
             if kind == "call" and target >= 0 and defs[target].kind not in _CALLABLE:
                 # a field and a method of one name (Java): the call means the method
                 target = methods.get((defs[target].parent, defs[target].name), target)

@@ -50,6 +50,7 @@ class Language:
     guess_members: bool = True  # an unknown receiver's member: the one member of that name
     include: tuple[str, ...] = ()  # languages whose tags.scm come before this one's
     namespaces: frozenset[str] = frozenset()  # kinds reopened across files (C++ namespace)
+    decorator_suffix: str = ""  # a decorator names the class with this suffix (C# Attribute)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -105,6 +106,7 @@ def languages() -> tuple[Language, ...]:
             sigil=row.get("sigil", ""),
             attributes=frozenset(row.get("attributes", ())),
             guess_members=bool(row.get("guess_members", True)),
+            decorator_suffix=row.get("decorator_suffix", ""),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

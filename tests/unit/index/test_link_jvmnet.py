@@ -194,3 +194,23 @@ def test_a_constructors_references_are_the_news_of_its_class(
             ("csharp/App/Program.cs", 9, 51), ("csharp/Shop/Order.cs", 35, 26)}
     finally:
         ws.close()
+
+
+def test_a_csharp_attribute_names_its_class_without_the_suffix(tmp_path: Path) -> None:
+    from codenav.index.pipeline import index_tree
+
+    root = tmp_path / "repo"
+    (root / "Lib").mkdir(parents=True)
+    (root / "Lib" / "AuditAttribute.cs").write_text(
+        "namespace Acme.Lib\n{\n    public class AuditAttribute : System.Attribute { }\n}\n")
+    (root / "Service.cs").write_text(
+        "using Acme.Lib;\n\nnamespace Acme\n{\n    [Audit]\n    public class Service { }\n\n"
+        "    [AuditAttribute]\n    public class Other { }\n\n"
+        "    public class LocalAttribute : System.Attribute { }\n\n"
+        "    [Local]\n    public class Third { }\n}\n")
+    index_tree(root)
+    found = resolved(render_links(root))
+    assert found["Service.cs:5:6 Audit"] == "cs:Lib/AuditAttribute.cs#Acme.Lib.AuditAttribute"
+    assert found["Service.cs:8:6 AuditAttribute"] == \
+        "cs:Lib/AuditAttribute.cs#Acme.Lib.AuditAttribute"
+    assert found["Service.cs:13:6 Local"] == "cs:Service.cs#Acme.LocalAttribute"
