@@ -5,16 +5,26 @@ folder named like the file).
 
 Keys: ``P:<module's path without .rs>`` — ``use crate::a::b::C`` is ``P:src/a/b::C``;
 ``self::``, ``super::`` and a path starting with a plain name (2018 edition: a child module)
-are relative to the importing module. Paths of other crates (``std``, dependencies, the
-package's own library seen from ``tests/``) lead to no file of the tree.
+are relative to the importing module. Extraction cannot tell a child module from another
+crate, so the linker does: a key naming no file whose path holds the name of a library crate
+of the tree — a package whose folder has ``Cargo.toml`` and ``src/lib.rs`` (``[lib] name``
+or ``[package] name``, ``-`` read as ``_``) — is read from that crate's root on: the members
+of a workspace, and a package's own library seen from its ``tests/``. Other crates
+(``std``, dependencies) lead to no file of the tree.
 """
 
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Iterable
 
 from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 __all__ = ["SYSTEM", "RustModules"]
 
@@ -68,9 +78,22 @@ def crate_dir(path: str) -> str | None:
     return None
 
 
+def _crate_name(manifest: str) -> str | None:
+    """The name other crates `use` a package's library by, from its Cargo.toml."""
+    try:
+        table = tomllib.loads(manifest)
+    except tomllib.TOMLDecodeError:
+        return None
+    lib, package = table.get("lib"), table.get("package")
+    name = (lib.get("name") if isinstance(lib, dict) else None) or \
+        (package.get("name") if isinstance(package, dict) else None)
+    return name.replace("-", "_") if isinstance(name, str) and name else None
+
+
 class RustModules(ModuleSystem):
     def __init__(self) -> None:
         self._paths: set[str] = set()
+        self._crates: dict[str, str] = {}  # library crate name -> folder of its lib.rs
 
     def module_key(self, path: str, module: str) -> str | None:
         segments = [s for s in module.split("::") if s]
@@ -90,7 +113,7 @@ class RustModules(ModuleSystem):
                 rest = rest[1:]
         elif head == "Self" or module.startswith("::"):
             return None
-        else:  # a child module of this one (or another crate: then nothing in the tree)
+        else:  # a child module of this one (else a crate: see files_for)
             folder, rest = module_dir(path), segments
         if folder is None or any(s in ("self", "super", "crate") for s in rest):
             return None
@@ -120,14 +143,36 @@ class RustModules(ModuleSystem):
     def index(self, paths: Iterable[str], root_name: str,
               read: ConfigReader = no_config) -> None:
         self._paths = {p for p in paths if p.endswith(".rs")}
+        self._crates = {}
+        for lib in sorted(p for p in self._paths if posixpath.basename(p) == "lib.rs"):
+            src = posixpath.dirname(lib)
+            if posixpath.basename(src) != "src":
+                continue
+            package = posixpath.dirname(src)
+            manifest = read(posixpath.join(package, "Cargo.toml") if package else "Cargo.toml")
+            name = _crate_name(manifest) if manifest else None
+            if name and name not in self._crates:
+                self._crates[name] = src
 
     def files_for(self, key: str) -> list[str]:
         if not key.startswith("P:"):
             return []
-        base = key[2:]
+        found = self._module_file(key[2:])
+        if found is None and self._crates:
+            # `use core_lib::money` was keyed as a child module (extraction cannot know the
+            # crates): with no such child, a crate of that name starts the path instead.
+            segments = key[2:].split("/")
+            for i in range(len(segments) - 1, -1, -1):
+                if segments[i] in self._crates:
+                    found = self._module_file("/".join([self._crates[segments[i]],
+                                                        *segments[i + 1 :]]))
+                    break
+        return [found] if found is not None else []
+
+    def _module_file(self, base: str) -> str | None:
         candidates = [f"{base}.rs"] + [posixpath.join(base, name) for name in
                                        ("mod.rs", "lib.rs", "main.rs")]
-        return [c for c in candidates if c in self._paths][:1]
+        return next((c for c in candidates if c in self._paths), None)
 
 
 SYSTEM = RustModules

@@ -184,3 +184,29 @@ def test_incremental_link_matches_a_full_one(tmp_path: Path) -> None:
     assert render_links(root) == render_links(fresh)
     assert "go/cmd/shop/main.go:20:4 Clear (call) -> go:go/store/methods.go#Store.Clear" in \
         render_links(root).splitlines()
+
+
+def test_workspace_crates_use_each_other_by_name(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["core-lib", "app"]\n',
+        "core-lib/Cargo.toml": '[package]\nname = "core-lib"\nversion = "0.1.0"\n',
+        "core-lib/src/lib.rs": "pub mod money;\n\npub fn total() -> u32 {\n    1\n}\n",
+        "core-lib/src/money.rs": "pub struct Money;\n",
+        "core-lib/tests/it.rs": "use core_lib::total;\n\n#[test]\nfn t() {\n    total();\n}\n",
+        "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+        "app/src/main.rs": "mod util;\nuse core_lib::money::Money;\nuse util::help;\n\n"
+                           "fn main() {\n    let _m = Money;\n    core_lib::total();\n"
+                           "    help();\n}\n",
+        "app/src/util.rs": "pub fn help() {}\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index_tree(root)
+    links = render_links(root)
+    assert "app/src/main.rs:2:22 Money (import) -> rs:core-lib/src/money.rs#Money" in links
+    assert "app/src/main.rs:6:14 Money (name) -> rs:core-lib/src/money.rs#Money" in links
+    assert "app/src/main.rs:3:11 help (import) -> rs:app/src/util.rs#help" in links  # a child
+    assert "core-lib/tests/it.rs:1:15 total (import) -> rs:core-lib/src/lib.rs#total" in links
+    assert "core-lib/tests/it.rs:5:5 total (call) -> rs:core-lib/src/lib.rs#total" in links
