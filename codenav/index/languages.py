@@ -51,6 +51,7 @@ class Language:
     include: tuple[str, ...] = ()  # languages whose tags.scm come before this one's
     namespaces: frozenset[str] = frozenset()  # kinds reopened across files (C++ namespace)
     decorator_suffix: str = ""  # a decorator names the class with this suffix (C# Attribute)
+    implicit_interfaces: bool = False  # a type satisfies interfaces by its methods (Go)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -107,6 +108,7 @@ def languages() -> tuple[Language, ...]:
             attributes=frozenset(row.get("attributes", ())),
             guess_members=bool(row.get("guess_members", True)),
             decorator_suffix=row.get("decorator_suffix", ""),
+            implicit_interfaces=bool(row.get("implicit_interfaces", False)),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

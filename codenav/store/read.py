@@ -280,6 +280,53 @@ class MapReader:
         ids = self.descendants(under)
         return sorted(self.nodes_by_id(ids).values(), key=lambda n: -n.hub)[:limit]
 
+    # ------------------------------------------------- structural interfaces (Go)
+
+    def method_names(self, node: Node) -> set[str]:
+        """The methods of a type: its member methods, and the methods named ``Type.m`` in
+        files of its folder (Go declares them outside the type, in any file of the package)."""
+        folder = node.path.rsplit("/", 1)[0] + "/" if "/" in node.path else ""
+        rows = self.conn.execute(
+            "SELECT n.name, f.path FROM nodes n JOIN files f ON f.id = n.file_id "
+            "WHERE n.kind = 'method' AND f.lang = ? AND (n.parent_id = ? OR n.qname = ? || "
+            "'.' || n.name)", (node.lang, node.id, node.qname))
+        return {name for name, path in rows
+                if (path.rsplit("/", 1)[0] + "/" if "/" in path else "") == folder}
+
+    def implementers(self, lang: str, names: set[str], limit: int = 200) -> list[Node]:
+        """Types of ``lang`` having every method in ``names`` (by receiver and folder)."""
+        if not names:
+            return []
+        have: dict[tuple[str, str], set[str]] = {}
+        for qname, name, path in self.conn.execute(
+                "SELECT n.qname, n.name, f.path FROM nodes n JOIN files f ON f.id = n.file_id "
+                "WHERE n.kind = 'method' AND f.lang = ? AND n.name IN "
+                "(SELECT value FROM json_each(?))", (lang, json.dumps(sorted(names)))):
+            receiver = qname[: -len(name) - 1] if qname.endswith("." + name) else ""
+            if receiver:
+                folder = path.rsplit("/", 1)[0] if "/" in path else ""
+                have.setdefault((folder, receiver), set()).add(name)
+        found: list[Node] = []
+        for (folder, receiver), methods in sorted(have.items()):
+            if methods >= names and len(found) < limit:
+                prefix = f"{folder}/" if folder else ""
+                found += [n for n in self._nodes(
+                    "n.qname = ? AND f.lang = ? AND n.kind != 'method' AND f.path >= ? "
+                    "AND f.path < ?", (receiver, lang, prefix, prefix + "\U0010ffff"))
+                    if n.path.rsplit("/", 1)[0] == folder or (not folder and "/" not in n.path)]
+        return found[:limit]
+
+    def interfaces_of(self, lang: str, methods: set[str], limit: int = 200) -> list[Node]:
+        """Interfaces of ``lang`` with at least one method, all of them in ``methods``."""
+        wanted: dict[int, set[str]] = {}
+        for parent, name in self.conn.execute(
+                "SELECT p.id, n.name FROM nodes n JOIN nodes p ON p.id = n.parent_id "
+                "JOIN files f ON f.id = p.file_id WHERE p.kind = 'interface' "
+                "AND n.kind = 'method' AND f.lang = ?", (lang,)):
+            wanted.setdefault(parent, set()).add(name)
+        ids = [i for i, names in wanted.items() if names <= methods][:limit]
+        return list(self.nodes_by_id(ids).values())
+
     def descendants(self, node_id: int, limit: int = 5000) -> list[int]:
         rows = self.conn.execute(
             "WITH RECURSIVE d(id) AS (SELECT id FROM nodes WHERE parent_id = ? UNION ALL "

@@ -11,6 +11,7 @@ from pydantic import Field
 
 from codenav.envelope import Answer, Cut
 from codenav.errors import SymbolNotFound
+from codenav.index.languages import by_code
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import anchor, hub
@@ -207,7 +208,9 @@ def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, 
             else:
                 ids = [h.scope_id for h in reader.refs_to(current.id)
                        if h.kind == "inheritance" and h.scope_id is not None]
-            for other in reader.nodes_by_id(i for i in ids if i not in seen).values():
+            others = list(reader.nodes_by_id(i for i in ids if i not in seen).values())
+            others += [n for n in _implicit(reader, current, direction) if n.id not in seen]
+            for other in others:
                 found[other.id] = other
                 seen.add(other.id)
         frontier = sorted(found.values(), key=lambda n: (-n.hub, n.nid))
@@ -215,6 +218,21 @@ def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, 
                  "anchor": anchor(n.path, n.name_line, n.name_col), "hub": hub(n.hub),
                  "level": level} for n in frontier]
     return out[:_MAX_TYPES]
+
+
+def _implicit(reader: MapReader, node: Node, direction: str) -> list[Node]:
+    """Where a language has no ``implements`` (Go): an interface's subtypes are the types
+    having all its methods, and a type's supertypes the interfaces it has all methods of."""
+    lang = by_code(node.lang)
+    if lang is None or not lang.implicit_interfaces or node.kind == "method":
+        return []
+    if direction == "subtypes":
+        if node.kind != "interface":
+            return []
+        return [n for n in reader.implementers(node.lang, reader.method_names(node))
+                if n.id != node.id]
+    return [n for n in reader.interfaces_of(node.lang, reader.method_names(node))
+            if n.id != node.id]
 
 
 async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader,

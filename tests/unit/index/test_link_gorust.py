@@ -210,3 +210,46 @@ def test_workspace_crates_use_each_other_by_name(tmp_path: Path) -> None:
     assert "app/src/main.rs:3:11 help (import) -> rs:app/src/util.rs#help" in links  # a child
     assert "core-lib/tests/it.rs:1:15 total (import) -> rs:core-lib/src/lib.rs#total" in links
     assert "core-lib/tests/it.rs:5:5 total (call) -> rs:core-lib/src/lib.rs#total" in links
+
+
+def test_go_types_satisfy_interfaces_by_their_methods(tmp_path: Path) -> None:
+    import anyio
+
+    from codenav.tools.dispatch import call_tool
+    from codenav.workspace import Workspace
+
+    root = tmp_path / "geo"
+    files = {
+        "go.mod": "module example.com/geo\n\ngo 1.22\n",
+        "shapes/shape.go": "package shapes\n\ntype Shape interface {\n\tArea() float64\n"
+                           "\tPerimeter() float64\n}\n",
+        "shapes/square.go": "package shapes\n\ntype Square struct{ S float64 }\n\n"
+                            "func (q Square) Area() float64 { return q.S * q.S }\n\n"
+                            "func (q Square) Perimeter() float64 { return 4 * q.S }\n",
+        "shapes/circle.go": "package shapes\n\ntype Circle struct{ R float64 }\n",
+        "shapes/circle_methods.go": "package shapes\n\n"
+                                    "func (c *Circle) Area() float64 { return 3 * c.R * c.R }\n\n"
+                                    "func (c *Circle) Perimeter() float64 { return 6 * c.R }\n",
+        "shapes/line.go": "package shapes\n\ntype Line struct{}\n\n"
+                          "func (l Line) Area() float64 { return 0 }\n",
+        "other/square.go": "package other\n\ntype Square struct{}\n\n"
+                           "func (q Square) Area() float64 { return 1 }\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        def types(nid: str, direction: str) -> set[str]:
+            found = anyio.run(call_tool, ws, "nav_type_hierarchy",
+                              {"id": nid, "direction": direction, "source": "map"})
+            return {t["id"] for t in found["data"]["types"]}
+
+        assert types("go:shapes/shape.go#Shape", "subtypes") == {
+            "go:shapes/square.go#Square", "go:shapes/circle.go#Circle"}
+        assert types("go:shapes/circle.go#Circle", "supertypes") == {"go:shapes/shape.go#Shape"}
+        assert types("go:shapes/line.go#Line", "supertypes") == set()  # Area alone
+        assert types("go:other/square.go#Square", "supertypes") == set()
+    finally:
+        ws.close()
