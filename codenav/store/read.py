@@ -193,20 +193,34 @@ class MapReader:
                            "ORDER BY n.id")
 
     def related_members(self, node: Node, limit: int = 200) -> list[Node]:
-        """Members named like ``node`` in the types its type derives from and in those
-        deriving from it, transitively (not in siblings): what overrides or implements it
-        and what it overrides or implements."""
+        """Members named like ``node`` in the types its type derives from, and in every type
+        deriving from those or from it, transitively: what it overrides or implements, what
+        overrides or implements it, and its siblings overriding the same member (one family,
+        as TypeScript's references see it)."""
         if node.parent_id is None:
             return []
-        lineage = (self._lineage(node.parent_id, "SELECT target_id FROM refs WHERE scope_id = ? "
-                                 "AND kind = 'inheritance' AND target_id IS NOT NULL")
-                   | self._lineage(node.parent_id, "SELECT scope_id FROM refs WHERE "
-                                   "target_id = ? AND kind = 'inheritance'"))
+        down = ("SELECT scope_id FROM refs WHERE target_id = ? AND kind = 'inheritance'")
+        ancestors = self._lineage(node.parent_id, "SELECT target_id FROM refs WHERE "
+                                  "scope_id = ? AND kind = 'inheritance' "
+                                  "AND target_id IS NOT NULL")
+        lineage = set(ancestors)
+        for top in {node.parent_id, *self._with_member(ancestors, node.name)}:
+            lineage |= self._lineage(top, down)
+        lineage.discard(node.parent_id)
         if not lineage:
             return []
         ids = ",".join(str(i) for i in sorted(lineage))
         return self._nodes(f"n.parent_id IN ({ids}) AND n.name = ?", (node.name,),
                            f"ORDER BY n.id LIMIT {int(limit)}")
+
+    def _with_member(self, types: set[int], name: str) -> set[int]:
+        """Those of ``types`` that declare a member called ``name``."""
+        if not types:
+            return set()
+        ids = ",".join(str(i) for i in sorted(types))
+        return {row[0] for row in self.conn.execute(
+            f"SELECT DISTINCT parent_id FROM nodes WHERE parent_id IN ({ids}) AND name = ?",
+            (name,))}
 
     def _lineage(self, start: int, step: str, limit: int = 500) -> set[int]:
         found: set[int] = set()
