@@ -148,6 +148,11 @@ class Binder:
         parent = self.defs[d.parent]
         return parent.name == d.name and parent.kind in self.lang.containers
 
+    def bind_alias(self, index: int, start: int) -> None:
+        """A local that is also definition ``index`` (a TypeScript parameter property,
+        ``constructor(private svc: Service)``): its uses in its scope mean the definition."""
+        self.scopes[self.scope_at(start)].names[self.defs[index].name] = ("def", index)
+
     def bind_local(self, name: str, start: int, type_text: str | None = None) -> None:
         scope = self.scope_at(start)
         names = self.scopes[scope].names

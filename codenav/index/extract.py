@@ -514,7 +514,11 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
             binder.bind_def(i, cap.outer.start_byte, (cap.inner.start_byte, cap.inner.end_byte))
     for node in demoted:
         binder.bind_local(_text(node, data), node.start_byte)
+    aliased = {captured[i].name.start_byte: i for i in attributes}
     for node, type_node in caps.locals:
+        if node.start_byte in aliased:  # a parameter that declares a field
+            binder.bind_alias(aliased[node.start_byte], node.start_byte)
+            continue
         binder.bind_local(_text(node, data), node.start_byte,
                           _dotted(binder.lang, _text(type_node, data))
                           if type_node is not None else None)

@@ -137,3 +137,24 @@ def test_a_changed_tsconfig_relinks_on_the_next_index_run(tmp_path: Path) -> Non
     index_tree(root)
     assert line in render_links(root).splitlines()
     assert "hubs" not in index_tree(root).phases  # unchanged since: no relink
+
+
+def test_a_parameter_property_used_in_its_constructor_is_the_field(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "clock.ts").write_text("export class Clock {\n  now(): number { return 1; }\n}\n")
+    (root / "timer.ts").write_text(
+        "import { Clock } from './clock';\n\n"
+        "export class Timer {\n"
+        "  constructor(private clock: Clock, label: string) {\n"
+        "    clock.now();\n"
+        "    console.log(label);\n"
+        "  }\n"
+        "  tick(): number { return this.clock.now(); }\n"
+        "}\n")
+    index_tree(root)
+    links = render_links(root)
+    assert "timer.ts:5:5 clock (name) -> ts:timer.ts#Timer.clock" in links
+    assert "timer.ts:5:11 now (call) -> ts:clock.ts#Clock.now" in links  # through its type
+    assert "timer.ts:8:38 now (call) -> ts:clock.ts#Clock.now" in links
+    assert "label" not in links  # a plain parameter stays local
