@@ -289,6 +289,15 @@ class Binder:
             typed = _type_name(value)
             if typed:
                 head, *rest = typed.split(".")
+                if head in self._keywords:  # `const { a } = this`: a is this.a
+                    method = self._method_scope(scope)
+                    member, key = (self._of_receiver(method, [*rest, *chain]) if method >= 0
+                                   else (-1, None))
+                    if member < 0 and len(chain) == 1 and self.lang.guess_members:
+                        # the member's type may be unknown: then guess as for any local
+                        guess = f"V:{self.lang.code}:{name}::{chain[0]}|{self._any(chain[0])}"
+                        key = f"{key}|{guess}" if key else guess
+                    return member, key
                 found, where = self._lookup(head, scope)
                 return self._base(found, where, head, [*rest, *chain], depth + 1)
         return (LOCAL, None) if not chain else (-1, None)

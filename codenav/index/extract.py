@@ -152,7 +152,9 @@ class _Captures:
     refs: dict[int, tuple[int, str, Any]] = field(default_factory=dict)
     imports: list[dict[str, list[Any]]] = field(default_factory=list)
     scopes: list[tuple[int, int, bool]] = field(default_factory=list)
-    locals: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, type node)
+    # (name node, type node, member node): a local's type, or the member of the receiver it
+    # was destructured from (``const { a, b: c } = this``: a is this.a, c is this.b)
+    locals: list[tuple[Any, Any, Any]] = field(default_factory=list)
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
@@ -283,7 +285,7 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             hidden = name == "local.scope.hidden"
             caps.scopes += [(node.start_byte, node.end_byte, hidden) for node in nodes]
         elif name == "local.definition":
-            caps.locals += [(node, None) for node in nodes]
+            caps.locals += [(node, None, None) for node in nodes]
         elif name in ("local.global", "local.nonlocal"):
             caps.outward += [(node, name == "local.global") for node in nodes]
         elif name == "doc.module" and nodes:
@@ -297,7 +299,11 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             _add_def(caps.defs, role[1], found, role[2], pattern)
         elif what == "local.definition":
             kind_node = found.get("local.type")
-            caps.locals.append((found["local.definition"][0], kind_node[0] if kind_node else None))
+            name_node = found["local.definition"][0]
+            member = None
+            if found.get("local.member_of"):  # destructured from the receiver
+                member = found.get("local.member", [name_node])[0]
+            caps.locals.append((name_node, kind_node[0] if kind_node else None, member))
         elif what == "import":
             caps.imports.append(found)
         elif what == "export.name":
@@ -515,13 +521,17 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
     for node in demoted:
         binder.bind_local(_text(node, data), node.start_byte)
     aliased = {captured[i].name.start_byte: i for i in attributes}
-    for node, type_node in caps.locals:
+    for node, type_node, member in caps.locals:
         if node.start_byte in aliased:  # a parameter that declares a field
             binder.bind_alias(aliased[node.start_byte], node.start_byte)
             continue
-        binder.bind_local(_text(node, data), node.start_byte,
-                          _dotted(binder.lang, _text(type_node, data))
-                          if type_node is not None else None)
+        if member is not None and binder.lang.receiver:
+            type_text: str | None = f"{binder.lang.receiver}.{_text(member, data)}"
+        elif type_node is not None:
+            type_text = _dotted(binder.lang, _text(type_node, data))
+        else:
+            type_text = None
+        binder.bind_local(_text(node, data), node.start_byte, type_text)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
     import_keys: dict[int, str | None] = {}

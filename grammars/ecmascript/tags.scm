@@ -167,6 +167,15 @@
 
 ; ---------------------------------------------------------------- local names
 
+; `const { a, b: c } = this`: locals that are members of the instance (their uses resolve
+; through the member's type)
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @local.definition)
+  value: (this) @local.member_of)
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @local.member
+                                      value: (identifier) @local.definition))
+  value: (this) @local.member_of)
 (arrow_function parameter: (identifier) @local.definition)
 (for_in_statement left: (identifier) @local.definition)
 (catch_clause parameter: (identifier) @local.definition)

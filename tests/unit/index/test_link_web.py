@@ -158,3 +158,26 @@ def test_a_parameter_property_used_in_its_constructor_is_the_field(tmp_path: Pat
     assert "timer.ts:5:11 now (call) -> ts:clock.ts#Clock.now" in links  # through its type
     assert "timer.ts:8:38 now (call) -> ts:clock.ts#Clock.now" in links
     assert "label" not in links  # a plain parameter stays local
+
+
+def test_members_destructured_from_this_keep_their_types(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "sub.ts").write_text("export class Sub {\n  stop(): void {}\n}\n")
+    # a second `stop`: a guess by member name alone cannot tell which one is meant
+    (root / "car.ts").write_text("export class Car {\n  stop(): void {}\n}\n")
+    (root / "owner.ts").write_text(
+        "import { Sub } from './sub';\n\n"
+        "export class Owner {\n"
+        "  private conn: Sub | null = null;\n"
+        "  private other: Sub = new Sub();\n"
+        "  close(): void {\n"
+        "    const { conn, other: o } = this;\n"
+        "    conn?.stop();\n"
+        "    o.stop();\n"
+        "  }\n"
+        "}\n")
+    index_tree(root)
+    links = render_links(root)
+    assert "owner.ts:8:11 stop (call) -> ts:sub.ts#Sub.stop" in links
+    assert "owner.ts:9:7 stop (call) -> ts:sub.ts#Sub.stop" in links
