@@ -14,6 +14,12 @@ fi
 # typescript-language-server (npm) for the live-answer tests, into codenav's server cache;
 # basedpyright and jedi-language-server come with the test extra.
 .venv/bin/codenav servers install typescript >/dev/null
+# The MCP Inspector's CLI (npm), for the protocol smoke test, into .venv/npm.
+if command -v npm >/dev/null; then
+  npm install --prefix .venv/npm --no-audit --no-fund --silent \
+    @modelcontextprotocol/inspector@2.12.0 >/dev/null 2>&1 ||
+    echo "warning: the MCP Inspector did not install; its smoke test will be skipped" >&2
+fi
 
 .venv/bin/ruff check .
 .venv/bin/mypy

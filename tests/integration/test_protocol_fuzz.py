@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from codenav.index.pipeline import index_tree
 from tests.conftest import FIXTURES, write_tree
 
 FILES = {"app/core.py": "class Engine:\n    def run(self):\n        return helper()\n\n\n"
@@ -328,16 +329,26 @@ def test_shutdown_is_prompt_and_leaves_no_child(shop: Path, how: str) -> None:
 
 # ------------------------------------------------------------- MCP Inspector CLI (C1)
 
-def test_mcp_inspector_cli_lists_and_calls_the_tools(tmp_path: Path) -> None:
-    """Runs only where the Inspector is already installed: ``--no-install`` never downloads."""
+def _inspector() -> list[str] | None:
+    """The Inspector's CLI: the one scripts/test.sh installs into .venv/npm, else one npx
+    already has (``--no-install``: a test never downloads)."""
+    local = Path(sys.prefix) / "npm" / "node_modules" / ".bin" / "mcp-inspector"
+    if local.exists():
+        return [str(local), "--cli"]
     npx = shutil.which("npx")
     if npx is None:
-        pytest.skip("npx is not installed")
+        return None
     base = [npx, "--no-install", "@modelcontextprotocol/inspector", "--cli"]
     probe = subprocess.run([*base, "--help"], capture_output=True, timeout=60, check=False)
-    if probe.returncode != 0:
-        pytest.skip("the MCP Inspector is not installed (npx will not download it here)")
+    return base if probe.returncode == 0 else None
+
+
+def test_mcp_inspector_cli_lists_and_calls_the_tools(tmp_path: Path) -> None:
+    base = _inspector()
+    if base is None:
+        pytest.skip("the MCP Inspector is not installed (scripts/test.sh installs it with npm)")
     root = write_tree(tmp_path / "repo", FILES)
+    index_tree(root)
     server = [sys.executable, "-m", "codenav", "mcp", str(root), "--no-watch", "--lsp", "off"]
     listed = subprocess.run([*base, *server, "--method", "tools/list"], capture_output=True,
                             text=True, timeout=120, check=True)
@@ -346,8 +357,16 @@ def test_mcp_inspector_cli_lists_and_calls_the_tools(tmp_path: Path) -> None:
     for name in names:
         called = subprocess.run([*base, *server, "--method", "tools/call", "--tool-name", name],
                                 capture_output=True, text=True, timeout=120, check=False)
-        assert called.returncode == 0 or "isError" in called.stdout, called.stderr
-        assert "structuredContent" in called.stdout or "content" in called.stdout
+        result = json.loads(called.stdout)
+        envelope = result["structuredContent"]
+        assert json.loads(result["content"][0]["text"]) == envelope
+        assert result.get("isError", False) is not envelope["ok"], (name, envelope)
+        assert envelope["ok"] or envelope["error"]["code"] == "BAD_ARGS", (name, envelope)
+    found = subprocess.run([*base, *server, "--method", "tools/call", "--tool-name",
+                            "map_search", "--tool-arg", "query=helper"],
+                           capture_output=True, text=True, timeout=120, check=True)
+    envelope = json.loads(found.stdout)["structuredContent"]
+    assert envelope["ok"] and envelope["data"]["results"][0]["id"] == "py:app/core.py#helper"
 
 
 def _peak_rss_kb(pid: int) -> int:
