@@ -239,7 +239,7 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
     for i, cap in enumerate(captured):
         if cap.type is not None or cap.value is not None:
-            binder.set_type(i, _dotted(lang, _text(cap.type, data)) if cap.type is not None
+            binder.set_type(i, _type_text(lang, cap.type, data) if cap.type is not None
                             else None,
                             _text(cap.value, data) if cap.value is not None else None,
                             cap.name.start_byte)
@@ -324,6 +324,25 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             if owner:
                 caps.owned[node.start_byte] = owner[0]
     return caps
+
+
+def _type_text(lang: Language, node: Any, data: bytes) -> str:
+    """A captured type as a dotted name, through the language's wrappers: the name of
+    ``Partial<Observer<T>>`` is ``Observer``."""
+    for _ in range(4):
+        generic = node.parent
+        if not lang.type_wrappers or generic is None or generic.type != "generic_type" \
+                or _text(node, data) not in lang.type_wrappers:
+            break
+        arguments = generic.child_by_field_name("type_arguments")
+        inner = arguments.named_children[0] if arguments is not None and \
+            arguments.named_children else None
+        if inner is not None and inner.type == "generic_type":
+            inner = inner.child_by_field_name("name")
+        if inner is None or inner.type not in ("type_identifier", "nested_type_identifier"):
+            break
+        node = inner
+    return _dotted(lang, _text(node, data))
 
 
 def _text(node: Any, data: bytes) -> str:
@@ -534,7 +553,7 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         if member is not None and binder.lang.receiver:
             type_text: str | None = f"{binder.lang.receiver}.{_text(member, data)}"
         elif type_node is not None:
-            type_text = _dotted(binder.lang, _text(type_node, data))
+            type_text = _type_text(binder.lang, type_node, data)
         else:
             type_text = None
         binder.bind_local(_text(node, data), node.start_byte, type_text)

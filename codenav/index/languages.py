@@ -52,6 +52,7 @@ class Language:
     namespaces: frozenset[str] = frozenset()  # kinds reopened across files (C++ namespace)
     decorator_suffix: str = ""  # a decorator names the class with this suffix (C# Attribute)
     implicit_interfaces: bool = False  # a type satisfies interfaces by its methods (Go)
+    type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -109,6 +110,7 @@ def languages() -> tuple[Language, ...]:
             guess_members=bool(row.get("guess_members", True)),
             decorator_suffix=row.get("decorator_suffix", ""),
             implicit_interfaces=bool(row.get("implicit_interfaces", False)),
+            type_wrappers=frozenset(row.get("type_wrappers", ())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

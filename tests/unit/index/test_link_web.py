@@ -181,3 +181,22 @@ def test_members_destructured_from_this_keep_their_types(tmp_path: Path) -> None
     links = render_links(root)
     assert "owner.ts:8:11 stop (call) -> ts:sub.ts#Sub.stop" in links
     assert "owner.ts:9:7 stop (call) -> ts:sub.ts#Sub.stop" in links
+
+
+def test_a_variable_typed_through_a_wrapper_has_the_wrapped_types_members(
+        tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "types.ts").write_text("export interface Options {\n  flush(): void;\n}\n")
+    # a second `flush`: a guess by member name alone cannot tell which one is meant
+    (root / "pipe.ts").write_text("export class Pipe {\n  flush(): void {}\n}\n")
+    (root / "use.ts").write_text(
+        "import { Options } from './types';\n\n"
+        "export function run(o: Partial<Options>, r: Readonly<Partial<Options>>): void {\n"
+        "  o.flush?.();\n"
+        "  r.flush?.();\n"
+        "}\n")
+    index_tree(root)
+    links = render_links(root)
+    assert "use.ts:4:5 flush (call) -> ts:types.ts#Options.flush" in links
+    assert "use.ts:5:5 flush (call) -> ts:types.ts#Options.flush" in links
