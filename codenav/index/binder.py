@@ -377,6 +377,20 @@ class Binder:
                 return -1, f"{key}|{free}" if free else key
         return -1, free
 
+    def path_key(self, name: str, chain: list[str]) -> str | None:
+        """``a::b::f`` or ``a::b::T::f`` written in code (Rust ``crate::util::help()``,
+        ``other_crate::Type::new()``): the path read as a module and an item in it, then as
+        a module, a type and its member — keys of the module system, as a ``use`` gets."""
+        keys = []
+        for items in (1, 2):
+            if len(chain) < items:
+                break
+            module = "::".join([name, *chain[: len(chain) - items]])
+            key = self.modules.module_key(self.path, module)
+            if key is not None:
+                keys.append(extend_key(key, chain[len(chain) - items :]))
+        return "|".join(keys) or None
+
     def _lexical_keys(self, method: int, name: str, chain: list[str],
                       scope: int = 0, types: bool = False) -> list[str]:
         """``Q:`` keys of ``name`` as a member of each container or namespace around the

@@ -757,6 +757,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             methods.setdefault((d.parent, d.name), i)
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
     suffix = binder.lang.decorator_suffix
+    path_nodes = binder.lang.paths
     for start, node, captured_kind in items:
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
@@ -783,6 +784,10 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             target, key = resolve(scope_at(start), name, qualifier, types)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
+            if key is None and target < 0 and qualifier and path_nodes and \
+                    node.parent is not None and node.parent.type in path_nodes:
+                head, *rest = qualifier.split(".")  # `crate::util::help()`: a module path
+                key = binder.path_key(head, [*rest, name])
             if kind == "decorator" and suffix and target < 0 and not name.endswith(suffix):
                 # `[Obsolete]`: the class may be ObsoleteAttribute (tried after the name)
                 longer, longer_key = resolve(scope_at(start), name + suffix, qualifier, True)

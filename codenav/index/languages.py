@@ -53,6 +53,7 @@ class Language:
     decorator_suffix: str = ""  # a decorator names the class with this suffix (C# Attribute)
     implicit_interfaces: bool = False  # a type satisfies interfaces by its methods (Go)
     type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
+    paths: frozenset[str] = frozenset()  # node types whose receiver is a module path (Rust)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -111,6 +112,7 @@ def languages() -> tuple[Language, ...]:
             decorator_suffix=row.get("decorator_suffix", ""),
             implicit_interfaces=bool(row.get("implicit_interfaces", False)),
             type_wrappers=frozenset(row.get("type_wrappers", ())),
+            paths=frozenset(row.get("paths", ())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

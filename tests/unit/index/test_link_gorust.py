@@ -197,7 +197,7 @@ def test_workspace_crates_use_each_other_by_name(tmp_path: Path) -> None:
         "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
         "app/src/main.rs": "mod util;\nuse core_lib::money::Money;\nuse util::help;\n\n"
                            "fn main() {\n    let _m = Money;\n    core_lib::total();\n"
-                           "    help();\n}\n",
+                           "    help();\n    crate::util::help();\n}\n",
         "app/src/util.rs": "pub fn help() {}\n",
     }
     for rel, text in files.items():
@@ -208,6 +208,9 @@ def test_workspace_crates_use_each_other_by_name(tmp_path: Path) -> None:
     assert "app/src/main.rs:2:22 Money (import) -> rs:core-lib/src/money.rs#Money" in links
     assert "app/src/main.rs:6:14 Money (name) -> rs:core-lib/src/money.rs#Money" in links
     assert "app/src/main.rs:3:11 help (import) -> rs:app/src/util.rs#help" in links  # a child
+    # paths written in code, not imported: another crate, and this crate's own root
+    assert "app/src/main.rs:7:15 total (call) -> rs:core-lib/src/lib.rs#total" in links
+    assert "app/src/main.rs:9:18 help (call) -> rs:app/src/util.rs#help" in links
     assert "core-lib/tests/it.rs:1:15 total (import) -> rs:core-lib/src/lib.rs#total" in links
     assert "core-lib/tests/it.rs:5:5 total (call) -> rs:core-lib/src/lib.rs#total" in links
 
