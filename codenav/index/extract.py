@@ -328,7 +328,8 @@ def _capture(lang: Language, compiled: Queries, root: Any,
 
 def _type_text(lang: Language, node: Any, data: bytes) -> str:
     """A captured type as a dotted name, through the language's wrappers: the name of
-    ``Partial<Observer<T>>`` is ``Observer``."""
+    ``Partial<Observer<T>>`` is ``Observer``. (The node types named here are TypeScript's:
+    only languages with ``type_wrappers`` get past the first test.)"""
     for _ in range(4):
         generic = node.parent
         if not lang.type_wrappers or generic is None or generic.type != "generic_type" \
