@@ -17,7 +17,15 @@ from codenav.positions import utf16_len
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import Freshness, Lines, SourceParam, mapped_file
-from codenav.tools.live import FALLBACK_NOTE, Live, Target, ask, from_range, target_of
+from codenav.tools.live import (
+    FALLBACK_NOTE,
+    Live,
+    Target,
+    ask,
+    ask_at,
+    from_range,
+    position_request,
+)
 from codenav.tools.nav_tools import NavParams, declarations_of, references_of, resolved
 from codenav.workspace import Workspace
 
@@ -103,17 +111,12 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
         raise BadArgs(f"newName must be an identifier, e.g. 'fetch_all'; got "
                       f"{params.newName[:60]!r}")
     reader, located, fresh = resolved(ws, params)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
-        async def call(pool: Any, timeout: float) -> Any:
-            return await pool.request(target.code, target.path, T.TEXT_DOCUMENT_RENAME,
-                                      lambda uri: T.RenameParams(
-                                          **target.at(uri),
-                                          new_name=params.newName), timeout=timeout,
-                                      wait_loaded=True)
-        live = await ask(ws, target, params.source, "rename preview", call,
-                         capability="rename_provider", wide=True)
+    live = await ask_at(ws, located, params.source, "rename preview",
+                        lambda target: position_request(
+                            target, T.TEXT_DOCUMENT_RENAME,
+                            lambda uri: T.RenameParams(**target.at(uri),
+                                                       new_name=params.newName)),
+                        capability="rename_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         by_file = _workspace_edit(ws, live.result)

@@ -15,7 +15,7 @@ from codenav.index.languages import by_code
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolSpec
 from codenav.tools.common import anchor, hub
-from codenav.tools.live import FALLBACK_NOTE, Live, Target, ask, from_range, target_of
+from codenav.tools.live import FALLBACK_NOTE, PoolCall, Target, ask_at, from_range
 from codenav.tools.nav_tools import NavParams, resolved
 from codenav.workspace import Workspace
 
@@ -168,14 +168,13 @@ async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader
 async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located, fresh = resolved(ws, params)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
+    def calls_at(target: Target) -> PoolCall:
         async def call(pool: Any, timeout: float) -> Any:
             return await _lsp_calls(pool, target, ws, reader, params.direction, params.depth,
                                     timeout)
-        live = await ask(ws, target, params.source, "call hierarchy", call,
-                         capability="call_hierarchy_provider", wide=True)
+        return call
+    live = await ask_at(ws, located, params.source, "call hierarchy", calls_at,
+                        capability="call_hierarchy_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,
@@ -274,13 +273,12 @@ async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader
 async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located, fresh = resolved(ws, params)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
+    def types_at(target: Target) -> PoolCall:
         async def call(pool: Any, timeout: float) -> Any:
             return await _lsp_types(pool, target, ws, reader, params.direction, timeout)
-        live = await ask(ws, target, params.source, "type hierarchy", call,
-                         capability="type_hierarchy_provider", wide=True)
+        return call
+    live = await ask_at(ws, located, params.source, "type hierarchy", types_at,
+                        capability="type_hierarchy_provider", wide=True)
     warnings = live.notes + located.warnings
     if live.answered:
         data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,

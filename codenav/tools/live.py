@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
     from codenav.lsp.pool import LspPool
 
-__all__ = ["FALLBACK_NOTE", "Live", "Target", "ask", "from_range", "location_item", "locations",
-           "target_of"]
+__all__ = ["FALLBACK_NOTE", "Live", "PoolCall", "Target", "ask", "ask_at", "from_range",
+           "location_item", "locations", "position_request", "target_of"]
 
 WARMING_PATIENCE = 3.0  # seconds `auto` waits on a server that has not answered yet
 FALLBACK_NOTE = "treat as approximate"
@@ -80,8 +80,30 @@ class Live:
     notes: list[str] = field(default_factory=list)
 
 
-async def ask(ws: Workspace, target: Target | None, source: str, what: str,
-              call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
+# A request to the pool: ``call(pool, timeout)``.
+PoolCall = Callable[["LspPool", float], Coroutine[Any, Any, Any]]
+
+
+def position_request(target: Target, method: str, build: Callable[[str], Any]) -> PoolCall:
+    """A pool call sending ``method`` at ``target`` (``build(uri)`` makes the params)."""
+    async def call(pool: LspPool, timeout: float) -> Any:
+        return await pool.request(target.code, target.path, method, build, timeout=timeout)
+    return call
+
+
+async def ask_at(ws: Workspace, located: Located, source: str, what: str,
+                 call_for: Callable[[Target], PoolCall], *, capability: str | None = None,
+                 wide: bool = False) -> Live:
+    """``ask`` about ``located`` (its position, else its node's name); with neither, the
+    map answers without a note. ``call_for(target)`` makes the request."""
+    target = target_of(located)
+    if target is None:
+        return Live(False)
+    return await ask(ws, target, source, what, call_for(target), capability=capability,
+                     wide=wide)
+
+
+async def ask(ws: Workspace, target: Target, source: str, what: str, call: PoolCall,
               capability: str | None = None, wide: bool = False) -> Live:
     """Run ``call(pool, timeout)`` as ``source`` says. ``lsp`` raises what the server
     could not do; ``auto`` turns it into a note and the map answers. ``capability`` is the
@@ -92,14 +114,9 @@ async def ask(ws: Workspace, target: Target | None, source: str, what: str,
     return live if isinstance(live, Live) else Live(True, live)
 
 
-async def _ask(ws: Workspace, target: Target | None, source: str, what: str,
-               call: Callable[[LspPool, float], Coroutine[Any, Any, Any]],
+async def _ask(ws: Workspace, target: Target, source: str, what: str, call: PoolCall,
                capability: str | None, wide: bool) -> Any:
     if source == "map":
-        return Live(False)
-    if target is None:
-        if source == "lsp":
-            raise LspUnavailable(f"no file position to ask a language server about for {what}")
         return Live(False)
     pool = ws.pool
     if pool is None:

@@ -26,7 +26,7 @@ from codenav.tools.common import (
     locate,
     summary,
 )
-from codenav.tools.live import Live, Target, ask, location_item, locations, target_of
+from codenav.tools.live import Live, ask_at, location_item, locations, position_request
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
@@ -81,22 +81,11 @@ def resolved(ws: Workspace, params: NavParams) -> tuple[MapReader, Located, Fres
     return reader, located, fresh
 
 
-def _position_request(target: Target, method: str, build: Any) -> Any:
-    """A pool call sending ``method`` at ``target`` (``build(uri)`` makes the params)."""
-    async def call(pool: Any, timeout: float) -> Any:
-        return await pool.request(target.code, target.path, method, build, timeout=timeout)
-    return call
-
-
 async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
-        live = await ask(ws, target, params.source, "definition", _position_request(
-            target, T.TEXT_DOCUMENT_DEFINITION,
-            lambda uri: T.DefinitionParams(**target.at(uri))))
+    live = await ask_at(ws, located, params.source, "definition", lambda target: position_request(
+        target, T.TEXT_DOCUMENT_DEFINITION, lambda uri: T.DefinitionParams(**target.at(uri))))
     warnings = live.notes + located.warnings
     lines = Lines(ws.root)
     if live.answered:
@@ -140,15 +129,10 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
     files = FileFilter(params.fileFilter)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
-        live = await ask(ws, target, params.source, "references", _position_request(
-            target, T.TEXT_DOCUMENT_REFERENCES,
-            lambda uri: T.ReferenceParams(
-                **target.at(uri),
-                context=T.ReferenceContext(include_declaration=params.includeDeclaration))),
-            wide=True)
+    context = T.ReferenceContext(include_declaration=params.includeDeclaration)
+    live = await ask_at(ws, located, params.source, "references", lambda target: position_request(
+        target, T.TEXT_DOCUMENT_REFERENCES,
+        lambda uri: T.ReferenceParams(**target.at(uri), context=context)), wide=True)
     if live.answered:
         return _lsp_references(ws, reader, params, located, live, files)
     node = located.node
@@ -316,12 +300,8 @@ def _hover_text(result: Any) -> str:
 async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
-    target = target_of(located)
-    live = Live(False)
-    if target is not None:
-        live = await ask(ws, target, params.source, "hover", _position_request(
-            target, T.TEXT_DOCUMENT_HOVER,
-            lambda uri: T.HoverParams(**target.at(uri))))
+    live = await ask_at(ws, located, params.source, "hover", lambda target: position_request(
+        target, T.TEXT_DOCUMENT_HOVER, lambda uri: T.HoverParams(**target.at(uri))))
     warnings = live.notes + located.warnings
     if live.answered:
         text = _hover_text(live.result)
