@@ -113,12 +113,6 @@ class MapReader:
         raw = self.meta().get("counts")
         return {str(k): int(v) for k, v in json.loads(raw).items()} if raw else {}
 
-    def files(self) -> list[FileStat]:
-        rows = self.conn.execute(
-            "SELECT path, lang, size, mtime_ns, status, parse_errors, id, lines FROM files "
-            "ORDER BY path")
-        return list(map(FileStat._make, rows))
-
     def file_signatures(self) -> list[tuple[str, int, int]]:
         """(path, size, mtime_ns) of every mapped file, by path: what staleness compares."""
         return self.conn.execute(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -66,22 +65,6 @@ def _servers(ws: Workspace) -> dict[str, Any]:
     return {"state": "auto", "servers": servers}
 
 
-def _stale(ws: Workspace, files: list[tuple[str, int, int]]) -> list[str]:
-    """Mapped files whose size or mtime on disk differs from the map, or that are gone."""
-    out = []
-    root = str(ws.root)
-    stat = os.stat
-    for path, size, mtime_ns in files:
-        try:
-            info = stat(f"{root}/{path}")  # plain strings: pathlib costs 3x the stat
-        except OSError:
-            out.append(path)
-            continue
-        if info.st_size != size or info.st_mtime_ns != mtime_ns:
-            out.append(path)
-    return out
-
-
 async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> Answer:
     data: dict[str, Any] = {"root": str(ws.root), "db": str(ws.db_path)}
     build = ws.build
@@ -91,13 +74,12 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data.update(built=False, building=build.running, reason=exc.message)
     else:
         meta = reader.meta()
-        files = reader.file_signatures()
-        stale = _stale(ws, files)
+        stale = ws.changed_on_disk()
         by_lang, by_status, erring = reader.file_tallies()
         data.update(
             built=True,
             building=build.running,
-            files={"total": len(files), "byLanguage": by_lang, "byStatus": by_status,
+            files={"total": sum(by_lang.values()), "byLanguage": by_lang, "byStatus": by_status,
                    "withSyntaxErrors": erring},
             counts=reader.counts(),
             lastBuild={"when": meta.get("last_build"), "ms": int(meta.get("last_build_ms", 0)),
