@@ -363,10 +363,8 @@ class MapReader:
         return int(row[0]) if row and row[0] is not None else None
 
     def refs_to(self, node_id: int) -> list[RefHit]:
-        rows = self.conn.execute(
-            "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
-            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id = ?", (node_id,))
-        return list(map(RefHit._make, rows))
+        """The resolved references to one node."""
+        return self.uses_in([node_id], None)
 
     @staticmethod
     def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
