@@ -217,35 +217,21 @@ def pick(symbols: list[Symbol], count: int, seed: int) -> list[Symbol]:
 
 async def drained_references(ws: Workspace, where: dict[str, Any],
                              source: str) -> set[Position] | str:
-    """Everything ``nav_references`` answers with ``source`` at ``where``, answers cut by the
-    token budget drained folder by folder with ``fileFilter``; the error code if it fails."""
-    async def ask(args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        envelope = await call_tool(ws, "nav_references", {**args, "source": source,
-                                                          "tokenBudget": 10000})
-        return envelope, bool(envelope.get("truncated"))
-
-    envelope, truncated = await ask(where)
-    if not envelope["ok"]:
-        return str(envelope["error"]["code"])
+    """Everything ``nav_references`` answers with ``source`` at ``where``: an answer cut by
+    the token budget is followed page by page (``dropped.next``); the error code if it
+    fails."""
+    args: dict[str, Any] | None = {**where, "source": source, "tokenBudget": 10000,
+                                   "detail": "full"}
     found: set[Position] = set()
-
-    def collect(answer: dict[str, Any]) -> None:
-        for group in answer.get("data", {}).get("references", []):
-            for ref in group["refs"]:
-                found.add((group["file"], ref["line"], ref["col"]))
-
-    collect(envelope)
-    if truncated:
-        # top-level folders as prefixes ending in "/", so that a cut one is drained below
-        pending = sorted(f"{child.name}/" if child.is_dir() else child.name
-                         for child in ws.root.iterdir())
-        while pending:
-            scope = pending.pop()
-            answer, cut = await ask({**where, "fileFilter": scope})
-            if cut and scope.endswith("/"):
-                pending += [f"{scope}{child.name}" + ("/" if child.is_dir() else "")
-                            for child in (ws.root / scope).iterdir()]
-            collect(answer)
+    while args is not None:
+        envelope = await call_tool(ws, "nav_references", args)
+        if not envelope["ok"]:
+            return str(envelope["error"]["code"])
+        for path, refs in envelope["data"].get("references", {}).items():
+            for ref in refs:
+                found.add((path, ref["line"], ref["col"]))
+        follow = envelope.get("dropped", {}).get("next")
+        args = follow["args"] if follow else None
     return found
 
 

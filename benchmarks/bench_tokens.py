@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.answers import facts
 from benchmarks.corpora import CORPORA, fetch
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
@@ -181,28 +182,6 @@ def draw_questions(db: Path, per_type: int, seed: int) -> list[Question]:
 
 # ----------------------------------------------------------------------------- codenav
 
-def _seen(envelope: dict[str, Any]) -> tuple[set[str], set[tuple[str, int]]]:
-    """Node ids and (file, line) positions anywhere in an answer."""
-    ids: set[str] = set()
-    positions: set[tuple[str, int]] = set()
-
-    def walk(value: Any, file: str | None) -> None:
-        if isinstance(value, dict):
-            here = value.get("file", file)
-            if isinstance(value.get("id"), str):
-                ids.add(value["id"])
-            if here and isinstance(value.get("line"), int):
-                positions.add((here, value["line"]))
-            for item in value.values():
-                walk(item, here)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, file)
-
-    walk(envelope.get("data", {}), None)
-    return ids, positions
-
-
 async def ask_codenav(ws: Workspace, q: Question, answer: Answer) -> None:
     calls: list[tuple[str, dict[str, Any]]] = []
     if q.kind == "file":
@@ -229,7 +208,7 @@ async def ask_codenav(ws: Workspace, q: Question, answer: Answer) -> None:
         if envelope.get("truncated") and not (tool == "map_search" and q.kind != "where"):
             answer.codenav_truncated = True
         if envelope.get("ok"):
-            more_ids, more_positions = _seen(envelope)
+            more_ids, more_positions = facts(envelope)
             if tool == "map_search" and q.kind != "where":
                 continue  # the lookup of the id; the facts are in the answering call
             ids |= more_ids

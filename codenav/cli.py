@@ -81,19 +81,28 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
     lsp.set_defaults(run=_cmd_lsp)
 
+    tools = commands.add_parser(
+        "tools", help="list the tools (codenav call TOOL --help: one tool's arguments)",
+        description="List the tools an agent calls (the same as `codenav call --list`).")
+    tools.set_defaults(run=_cmd_tools)
+
     call = commands.add_parser(
-        "call", help="call one tool and print its envelope as JSON",
+        "call", help="call one tool and print its envelope as JSON", add_help=False,
         description="Call one tool, print its envelope (JSON). Exit 0 when ok, 1 when not, "
                     "2 when the command line is wrong (unknown tool, arguments not a JSON "
-                    "object).")
-    call.add_argument("tool", help="tool name, e.g. map_status")
+                    "object). `codenav call TOOL --help` lists the tool's arguments with an "
+                    "example; `codenav call --list` lists the tools.")
+    call.add_argument("-h", "--help", action="store_true",
+                      help="show the tool's arguments (or, without TOOL, this help)")
+    call.add_argument("--list", action="store_true", help="list the tools")
+    call.add_argument("tool", nargs="?", help="tool name, e.g. map_status")
     call.add_argument("arguments", nargs="?", default="{}", help="arguments as a JSON object")
     call.add_argument("--root", default=".", help="repository root (default: .)")
     call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
     call.add_argument("--lsp", choices=("auto", "off"), default="auto",
                       help="allow source:'lsp' to start a language server (default: auto)")
-    call.set_defaults(run=_cmd_call)
+    call.set_defaults(run=_cmd_call, call_parser=call)
 
     servers = commands.add_parser(
         "servers", help="list language servers and their state, or install one",
@@ -216,10 +225,31 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
     return EXIT_NEGATIVE
 
 
+def _cmd_tools(args: argparse.Namespace) -> int:
+    from codenav.tools.help import tool_list
+
+    print(tool_list())
+    return EXIT_OK
+
+
 def _cmd_call(args: argparse.Namespace) -> int:
+    from codenav.tools.help import tool_help, tool_list
     from codenav.tools.registry import TOOLS, by_name
 
-    if by_name(args.tool) is None:
+    if args.list:
+        print(tool_list())
+        return EXIT_OK
+    if args.tool is None and not args.help:
+        raise _UsageError("which tool? " + ", ".join(t.name for t in TOOLS)
+                          + " (codenav tools describes them)")
+    if args.help and args.tool is None:
+        args.call_parser.print_help()
+        return EXIT_OK
+    tool = by_name(args.tool)
+    if tool is not None and args.help:
+        print(tool_help(tool))
+        return EXIT_OK
+    if tool is None:
         raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "
                           + ", ".join(t.name for t in TOOLS))
     try:

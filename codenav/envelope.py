@@ -1,21 +1,25 @@
-"""The envelope every tool answers through (SPEC §3): token budget, ranked truncation, errors.
+"""The envelope every tool answers through (docs/contract.md): token budget, ranked
+truncation, paging, errors.
 
 A handler returns an :class:`Answer`: plain ``data`` plus the list fields the envelope may
-shorten (:class:`Cut`), each already in ranked order. :func:`success` serializes, and if the
-result is over the caller's budget, binary-searches the largest prefix of those lists that
-fits *with* its ``dropped`` note, then elides source/snippet fields, then shortens strings, and
-at the very end replaces ``data`` by ``{}``. ``used <= requested`` therefore holds for every
-payload by construction. Tokens are ``ceil(chars / 4)`` of the compact JSON actually sent.
-This module is the only one that serializes answers.
+shorten (:class:`Cut`), each already in ranked order, and optionally cheaper renderings of
+the same facts (:class:`Tier`: an outline by name only, then as counts). :func:`success`
+serializes; if the result is over the caller's budget it sends the first tier that fits
+whole, and otherwise binary-searches the largest prefix of the cheapest rendering's lists
+that fits *with* its ``dropped`` note (whose ``next`` continues after what was sent), then
+elides source/snippet fields, then shortens strings, and at the very end replaces ``data``
+by ``{}``. ``used <= requested`` therefore holds for every payload by construction. Tokens
+are ``ceil(chars / 4)`` of the compact JSON actually sent. This module is the only one that
+serializes answers.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from codenav.errors import CodenavError
 
@@ -25,6 +29,8 @@ __all__ = [
     "MIN_BUDGET",
     "Answer",
     "Cut",
+    "Page",
+    "Tier",
     "clamp_budget",
     "failure",
     "success",
@@ -37,33 +43,72 @@ MIN_BUDGET = 100
 MAX_BUDGET = 10000
 _MAX_WARNING = 300
 _SHORT_WARNING = 80
-_MAX_ERROR_TEXT = 400
+_MAX_ERROR_TEXT = 800  # a BAD_ARGS message names every argument of the tool
 _SHORTEST_STRING = 24
+EVERY = "*"  # in a Cut's path: every element of a list, or every value of an object
 
-Shape = Literal["list", "groups", "tree"]
 Path = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
-class Cut:
-    """A list in ``data`` the envelope may shorten; its items are already best-first.
+class Page:
+    """How to continue a cut list: the same call with ``offset`` moved past what was sent.
 
-    ``shape`` says what one dropped unit is: ``list`` an item; ``groups`` a leaf inside the
-    ``children`` list of each group (groups left empty go too); ``tree`` a node of a nested
-    tree, deepest first and later siblings first, children under ``children``.
-    ``hint`` is the narrowing step the note names; ``next`` builds a ready follow-up call
-    (``{"tool", "args"}``) from the dropped units, or is None. ``omitted`` counts units the
-    handler already left out (it never builds more than a budget could hold); they are
-    reported as dropped like the rest.
+    ``offset`` is where this answer's list starts; ``positions``, when given, is the offset
+    of each unit (a list whose units are not one offset apart, such as an outline shown by
+    its top-level symbols only)."""
+
+    tool: str
+    args: dict[str, Any]
+    offset: int = 0
+    positions: Sequence[int] | None = None
+
+    def after(self, kept: int) -> dict[str, Any]:
+        """The call continuing after the first ``kept`` units."""
+        if self.positions is not None and kept < len(self.positions):
+            start = self.positions[kept]
+        else:
+            start = self.offset + kept
+        return {"tool": self.tool, "args": {**self.args, "offset": start}}
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A list in ``data`` the envelope may shorten; its units are already best-first.
+
+    ``path`` leads to the list; an ``EVERY`` ("*") step goes through every element of a list
+    or every value of an object, so that one cut spans the lists of all groups (references
+    keyed by file: ``("references", "*")``). Units are the leaves in that order; a group whose
+    list is left empty is removed at the innermost ``EVERY`` step. With ``tree``, the list is
+    a nested tree (children under ``children``) and units are its nodes, deepest first and
+    later siblings first. ``hint`` is the narrowing step the note names; ``page`` makes the
+    ready call continuing after the units sent. ``omitted`` counts units the handler already
+    left out after the ones it built (it never builds more than a budget could hold).
     """
 
     kind: str
     path: Path
     hint: str
-    shape: Shape = "list"
+    tree: bool = False
     children: str = "children"
-    next: Callable[[list[Any]], dict[str, Any] | None] | None = None
+    page: Page | None = None
     omitted: int = 0
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A cheaper rendering of an answer's facts, sent whole before anything is dropped.
+
+    ``left_out`` says what it leaves out, for the note ("signatures of 214 symbols"),
+    ``count`` how many items lost something, ``kind`` the note's kind, and ``hint`` how to get
+    the richer rendering back."""
+
+    data: dict[str, Any]
+    kind: str
+    count: int
+    left_out: str
+    hint: str
+    cuts: Sequence[Cut] = ()
 
 
 @dataclass
@@ -75,6 +120,7 @@ class Answer:
     elide: tuple[str, ...] = ("source", "snippet")
     warnings: list[str] = field(default_factory=list)
     hint: str = "Ask for less (a narrower argument)"  # when nothing but elision can help
+    tiers: Sequence[Tier] = ()
 
 
 def to_json(value: Any) -> str:
@@ -104,8 +150,7 @@ def clamp_budget(raw: int | None) -> tuple[int, list[str]]:
 
 def _frame(ok: bool, body: dict[str, Any], requested: int, *, truncated: bool = False,
            dropped: dict[str, Any] | None = None, warnings: list[str]) -> dict[str, Any]:
-    env: dict[str, Any] = {"ok": ok, **body,
-                           "tokenBudget": {"requested": requested, "used": 0, "max": MAX_BUDGET},
+    env: dict[str, Any] = {"ok": ok, **body, "tokenBudget": {"requested": requested, "used": 0},
                            "truncated": truncated}
     if dropped is not None:
         env["dropped"] = dropped
@@ -136,21 +181,68 @@ def _bounded_warnings(warnings: list[str]) -> list[str]:
 def success(answer: Answer, requested: int, warnings: Sequence[str] = ()) -> dict[str, Any]:
     """The ``ok: true`` envelope of ``answer``, fitted into ``requested`` tokens."""
     notes = _bounded_warnings([*warnings, *answer.warnings])
-    fitter = _Fitter(answer, requested, notes)
-    if fitter.may_fit_whole() and not any(cut.omitted for cut in answer.cuts):
-        env = _frame(True, {"data": answer.data}, requested, warnings=notes)
-        if _measure(env) <= requested:
-            return env
-    return fitter.fit()
+    if not any(cut.omitted for cut in answer.cuts):
+        whole = _whole(answer.data, requested, notes)
+        if whole is not None:
+            return whole
+    for tier in answer.tiers:
+        if any(cut.omitted for cut in tier.cuts):
+            continue
+        whole = _whole(tier.data, requested, notes, _tier_note(tier, requested))
+        if whole is not None:
+            return whole
+    last = answer.tiers[-1] if answer.tiers else None
+    if last is None:
+        return _Fitter(answer, requested, notes).fit()
+    cheaper = replace(answer, data=last.data, cuts=last.cuts)
+    return _Fitter(cheaper, requested, notes, last).fit()
+
+
+def _whole(data: dict[str, Any], requested: int, warnings: list[str],
+           dropped: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """``data`` sent whole, if it fits (a cheap length bound first: no serialization of an
+    answer far over the budget)."""
+    if _longer_than(data, requested * 4):
+        return None
+    env = _frame(True, {"data": data}, requested, truncated=dropped is not None,
+                 dropped=dropped, warnings=warnings)
+    return env if _measure(env) <= requested else None
+
+
+def _longer_than(value: Any, limit: int) -> bool:
+    """Whether the JSON of ``value`` is surely longer than ``limit`` characters (counting
+    string contents only, stopping as soon as they exceed it)."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+            total += sum(len(k) for k in item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        if total > limit:
+            return True
+    return False
+
+
+def _tier_note(tier: Tier, requested: int) -> dict[str, Any]:
+    return {"kind": tier.kind, "count": tier.count,
+            "note": f"Left out {tier.left_out} to fit tokenBudget={requested}. {tier.hint}, "
+                    f"or raise tokenBudget."}
 
 
 class _Fitter:
     """Finds the largest answer that fits; see the module docstring for the order of steps."""
 
-    def __init__(self, answer: Answer, requested: int, warnings: list[str]) -> None:
+    def __init__(self, answer: Answer, requested: int, warnings: list[str],
+                 tier: Tier | None = None) -> None:
         self.answer = answer
         self.requested = requested
         self.warnings = warnings
+        self.tier = tier
         self.units = [list(_units(answer.data, cut)) for cut in answer.cuts]
         self._lengths: list[list[int]] = [[] for _ in self.units]
         self._with_next = True
@@ -167,19 +259,14 @@ class _Fitter:
     def _units_length(self, k: int) -> int:
         return sum(self._prefix_length(i, keep) for i, keep in enumerate(self._allocate(k)))
 
-    def may_fit_whole(self) -> bool:
-        """False when the cut lists alone are already longer than the budget."""
-        return self._upper_bound(sum(len(u) for u in self.units)) >= sum(
-            len(u) for u in self.units)
-
     def fit(self) -> dict[str, Any]:
         """Give up, in order: list tail, the ready next call, long warnings, source and
-        snippet text (the last resort of SPEC §3), long strings, and finally all data."""
+        snippet text (the last resort), long strings, and finally all data."""
         data = self.answer.data
         found = self._search(data)
         if found is not None:
             return found
-        if any(cut.next is not None for cut in self.answer.cuts):
+        if any(cut.page is not None for cut in self.answer.cuts):
             self._with_next = False
             found = self._search(data)
             if found is not None:
@@ -223,32 +310,33 @@ class _Fitter:
                       warnings=self.warnings)
 
     def _dropped(self, k: int) -> dict[str, Any]:
-        """The note: what was cut (most first), the narrowing step, and a ready next call."""
+        """The note: what was cut (most first), the narrowing step, and the call that
+        continues after what was sent."""
         elided: dict[str, int] = {}
         if self._elided is not None:  # count what is missing from what is shown
             _, elided = _elide(self._keep(self.answer.data, k), self.answer.elide)
-        parts: list[tuple[int, Cut, list[Any]]] = []
+        parts: list[tuple[int, int, Cut]] = []
         for cut, units, kept in zip(self.answer.cuts, self.units, self._allocate(k), strict=True):
             if kept < len(units) or cut.omitted:
-                parts.append((len(units) - kept + cut.omitted, cut,
-                              [u[-1] for u in units[kept:]]))
+                parts.append((len(units) - kept + cut.omitted, kept, cut))
         parts.sort(key=lambda p: -p[0])
-        phrases = [f"{count} {cut.kind}" for count, cut, _ in parts]
-        phrases += [f"{count} {name} field(s)" for name, count in elided.items()]
-        primary = parts[0][1] if parts else None
-        # Elision is the last resort, so when it happened the kind says so (SPEC §3).
-        kind = "+".join(elided) if elided else (primary.kind if primary else "data")
-        hint = primary.hint if primary else self.answer.hint
+        phrases = [f"Dropped {count} {cut.kind}" for count, _, cut in parts]
+        phrases += [f"Dropped {count} {name} field(s)" for name, count in elided.items()]
+        if self.tier is not None:
+            phrases.insert(0, f"Left out {self.tier.left_out}")
+        primary = parts[0][2] if parts else None
+        # Elision is the last resort, so when it happened the kind says so.
+        kind = "+".join(elided) if elided else (
+            primary.kind if primary else self.tier.kind if self.tier else "data")
+        hint = primary.hint if primary else self.tier.hint if self.tier else self.answer.hint
         out: dict[str, Any] = {
             "kind": kind,
             "count": sum(p[0] for p in parts) + sum(elided.values()),
-            "note": f"Dropped {' and '.join(phrases)} to fit tokenBudget={self.requested}. "
-                    f"{hint}, or raise tokenBudget.",
+            "note": f"{'; '.join(phrases) or 'Dropped data'} to fit "
+                    f"tokenBudget={self.requested}. {hint}, or raise tokenBudget.",
         }
-        if primary is not None and primary.next is not None and self._with_next:
-            follow = primary.next(parts[0][2])
-            if follow:
-                out["next"] = follow
+        if primary is not None and primary.page is not None and self._with_next:
+            out["next"] = primary.page.after(parts[0][1])
         return out
 
     def _fits(self, env: dict[str, Any]) -> bool:
@@ -298,6 +386,7 @@ class _Fitter:
                                       f"tokenBudget={self.requested}; raise tokenBudget or ask "
                                       f"for less.")
             env["dropped"]["kind"] = "text"
+            env["dropped"].pop("next", None)
             if self._fits(env):
                 return env
             limit //= 2
@@ -344,54 +433,111 @@ def _replace(data: Any, path: Path, value: Any) -> Any:
     return copy
 
 
+def _lists(data: Any, path: Path, trail: Path = ()) -> Iterator[tuple[Path, list[Any]]]:
+    """(concrete path, list) of every list ``path`` leads to, in order (``EVERY`` expanded)."""
+    if not path:
+        if isinstance(data, list):
+            yield trail, data
+        return
+    head, rest = path[0], path[1:]
+    if head == EVERY:
+        if isinstance(data, list):
+            for i, item in enumerate(data):
+                yield from _lists(item, rest, (*trail, i))
+        elif isinstance(data, dict):
+            for key, item in data.items():
+                yield from _lists(item, rest, (*trail, key))
+        return
+    try:
+        child = data[head]
+    except (KeyError, IndexError, TypeError):
+        return
+    yield from _lists(child, rest, (*trail, head))
+
+
 def _units(data: dict[str, Any], cut: Cut) -> Iterator[tuple[Any, ...]]:
     """Units of ``cut`` in drop order reversed (best first): (position..., unit)."""
+    if not cut.tree:
+        for where, items in _lists(data, cut.path):
+            for i, item in enumerate(items):
+                yield (where, i, item)
+        return
     found = _get(data, cut.path)
     if not isinstance(found, list):
         return
-    if cut.shape == "list":
-        yield from enumerate(found)
-    elif cut.shape == "groups":
-        for g, group in enumerate(found):
-            leaves = group.get(cut.children) if isinstance(group, dict) else None
-            for j, leaf in enumerate(leaves if isinstance(leaves, list) else []):
-                yield (g, j, leaf)
-    else:
-        nodes: list[tuple[int, int, tuple[int, ...], Any]] = []
-        order = 0
+    nodes: list[tuple[int, int, tuple[int, ...], Any]] = []
+    order = 0
 
-        def walk(items: list[Any], trail: tuple[int, ...]) -> None:
-            nonlocal order
-            for i, node in enumerate(items):
-                here = (*trail, i)
-                bare = ({k: v for k, v in node.items() if k != cut.children}
-                        if isinstance(node, dict) else node)
-                nodes.append((len(here), order, here, bare))
-                order += 1
-                kids = node.get(cut.children) if isinstance(node, dict) else None
-                if isinstance(kids, list):
-                    walk(kids, here)
+    def walk(items: list[Any], trail: tuple[int, ...]) -> None:
+        nonlocal order
+        for i, node in enumerate(items):
+            here = (*trail, i)
+            bare = ({k: v for k, v in node.items() if k != cut.children}
+                    if isinstance(node, dict) else node)
+            nodes.append((len(here), order, here, bare))
+            order += 1
+            kids = node.get(cut.children) if isinstance(node, dict) else None
+            if isinstance(kids, list):
+                walk(kids, here)
 
-        walk(found, ())
-        nodes.sort(key=lambda n: (n[0], n[1]))
-        for _, _, here, bare in nodes:
-            yield (here, bare)
+    walk(found, ())
+    nodes.sort(key=lambda n: (n[0], n[1]))
+    for _, _, here, bare in nodes:
+        yield (here, bare)
 
 
 def _apply(data: dict[str, Any], cut: Cut, units: list[tuple[Any, ...]],
            keep: int) -> dict[str, Any]:
     if keep >= len(units):
         return data
+    if cut.tree:
+        return _prune_tree(data, cut, units, keep)
+    kept: dict[Path, int] = {}
+    for where, _, _ in units[:keep]:
+        kept[where] = kept.get(where, 0) + 1
+    innermost = max((i for i, step in enumerate(cut.path) if step == EVERY), default=-1)
+    alive = {where[:size] for where in kept for size in range(len(where) + 1)}
+
+    def rebuild(value: Any, depth: int, trail: Path) -> Any:
+        if depth == len(cut.path):
+            return value[: kept.get(trail, 0)]
+        step = cut.path[depth]
+        if step != EVERY:
+            if not isinstance(value, (dict, list)):
+                return value
+            container: Any = value  # a step may be a key or an index
+            try:
+                inner = container[step]
+            except (KeyError, IndexError, TypeError):
+                return value
+            copy: Any = dict(value) if isinstance(value, dict) else list(value)
+            copy[step] = rebuild(inner, depth + 1, (*trail, step))
+            return copy
+        empty = depth == innermost
+        if isinstance(value, list):
+            out = []
+            for i, item in enumerate(value):
+                here = (*trail, i)
+                if empty and here not in alive:
+                    continue
+                out.append(rebuild(item, depth + 1, here))
+            return out
+        if isinstance(value, dict):
+            result = {}
+            for key, item in value.items():
+                here = (*trail, key)
+                if empty and here not in alive:
+                    continue
+                result[key] = rebuild(item, depth + 1, here)
+            return result
+        return value
+
+    return rebuild(data, 0, ())  # type: ignore[no-any-return]
+
+
+def _prune_tree(data: dict[str, Any], cut: Cut, units: list[tuple[Any, ...]],
+                keep: int) -> dict[str, Any]:
     found = _get(data, cut.path)
-    if cut.shape == "list":
-        return _replace(data, cut.path, found[:keep])  # type: ignore[no-any-return]
-    if cut.shape == "groups":
-        kept: dict[int, int] = {}
-        for g, _, _ in units[:keep]:
-            kept[g] = kept.get(g, 0) + 1
-        groups = [{**group, cut.children: group[cut.children][: kept[g]]}
-                  for g, group in enumerate(found) if g in kept]
-        return _replace(data, cut.path, groups)  # type: ignore[no-any-return]
     chosen = {unit[0] for unit in units[:keep]}
 
     def prune(items: list[Any], trail: tuple[int, ...]) -> list[Any]:

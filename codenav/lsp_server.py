@@ -157,7 +157,8 @@ class _Editor:
         if not params.query.strip():
             return []
         envelope = await call_tool(self.ws, "map_search",
-                                   {"query": params.query, "tokenBudget": 10000})
+                                   {"query": params.query, "tokenBudget": 10000,
+                                    "detail": "full"})
         if not envelope.get("ok"):
             return []
         out = []

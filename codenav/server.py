@@ -44,43 +44,40 @@ MAX_LINE = 8 * 1024 * 1024
 _OVERSIZED = "\x00codenav: oversized line"
 
 INSTRUCTIONS = """\
-codenav answers questions about this repository's code from a map it keeps (tree-sitter, \
-SQLite), within a token budget.
-Start with map_status. Every answer is an envelope {ok, data, tokenBudget, truncated, \
-dropped?, warnings}; when truncated, dropped.note says what was cut and the narrower call to \
-make next (dropped.next is that call, ready to send). Errors are {ok:false, error:{code, \
-message, hint}}; follow the hint. Pass tokenBudget (100-10000, default 2000) to get more or \
-less. Positions are 1-based lines and 1-based UTF-16 columns; paths are relative to the root."""
+codenav answers questions about this repository's code from a map it keeps (definitions, \
+references, imports), within a token budget: cheaper and more precise than grep and reading \
+files.
+Answers: {ok, data, tokenBudget:{requested,used}, truncated, dropped?, warnings}. When \
+truncated, dropped.note says what was cut and how to narrow; dropped.next is the call that \
+continues after what was sent (send it as is). Errors: {ok:false, error:{code, message, \
+hint}}; follow the hint.
+Items are rows of text unless detail:'full' (objects with every field):
+  node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
+  reference (grouped by file): "<line>[:<col>] [(<kind>)] <in> | <code>" — (kind) only \
+when not the answer's refKind; <in> is the enclosing function or class, <module> at top \
+level
+  outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
+Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
+1-based UTF-16; paths are relative to the root.
+Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \
+'Class.member'; a name several definitions share is answered for each). source: 'auto' \
+(a language server when ready, else the map at once), 'lsp', 'map'. offset: skip items \
+(paging). tokenBudget: 100-10000, default 2000."""
 
-ENVELOPE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "ok": {"type": "boolean"},
-        "data": {"type": "object"},
-        "error": {"type": "object"},
-        "tokenBudget": {"type": "object"},
-        "truncated": {"type": "boolean"},
-        "dropped": {"type": "object"},
-        "warnings": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["ok", "tokenBudget", "truncated", "warnings"],
-}
+
+# Every result is the envelope (its shape is in the instructions, said once): the schema
+# says only that much, so that clients know to read ``structuredContent``.
+ENVELOPE_SCHEMA: dict[str, Any] = {"type": "object", "required": ["ok"]}
 
 
 def _tool(spec: Any) -> types.Tool:
-    return types.Tool(
-        name=spec.name,
-        description=spec.description,
-        input_schema=input_schema(spec),
-        output_schema=ENVELOPE_SCHEMA,
-        annotations=types.ToolAnnotations(
-            title=spec.name,
-            read_only_hint=spec.read_only,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
-    )
+    # Hints that only matter for a tool that writes are left out of read-only tools.
+    hints = (types.ToolAnnotations(read_only_hint=True, open_world_hint=False) if spec.read_only
+             else types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
+                                        idempotent_hint=True, open_world_hint=False))
+    return types.Tool(name=spec.name, description=spec.description,
+                      input_schema=input_schema(spec), output_schema=ENVELOPE_SCHEMA,
+                      annotations=hints)
 
 
 def _result(envelope: dict[str, Any]) -> types.CallToolResult:

@@ -83,6 +83,8 @@ class Workspace:
         self._build_lock = threading.Lock()
         self._local = threading.local()
         self._memo: dict[Hashable, tuple[tuple[int, int], object]] = {}
+        self._told: set[str] = set()
+        self._told_lock = threading.Lock()
 
     # ------------------------------------------------------------------ reading
 
@@ -106,6 +108,15 @@ class Workspace:
         self._local.reader, self._local.identity = MapReader(conn), identity
         return self._local.reader  # type: ignore[no-any-return]
 
+    def first_time(self, note: str) -> bool:
+        """Whether ``note`` is news to this workspace's client (said once per session: an
+        agent need not read why the map answers on every call)."""
+        with self._told_lock:
+            if note in self._told:
+                return False
+            self._told.add(note)
+            return True
+
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, remembered until the map changes (another connection commits):
         for answers that aggregate the whole map, such as map_overview's."""
@@ -127,7 +138,9 @@ class Workspace:
                 f"the first map of {self.root} is being built ({waited:.0f} s so far)",
                 hint="Retry in a few seconds; map_status shows progress. nav_* tools work "
                      "regardless.")
-        return MapNotBuilt(f"no map of {self.root} yet")
+        return MapNotBuilt(f"no map of {self.root} yet",
+                           hint="Build it: `codenav index` in the root (a shell), or the "
+                                "map_rebuild tool; nav_* tools work regardless.")
 
     def map_exists(self) -> bool:
         try:
@@ -271,16 +284,19 @@ class Workspace:
         return self._pool
 
     def start_servers(self) -> None:
-        """Start, in the background, a server for every language the map holds."""
+        """Start, in the background, a server for every language the map holds, each with
+        its most central file open: a server that loads its project only once a file is
+        open (tsserver) starts loading at once, not at the first question."""
         pool = self.pool
         if pool is None or not self.lsp_background:
             return
         try:
-            languages = self.reader().languages()
+            reader = self.reader()
+            languages = reader.languages()
         except MapNotBuilt:
             return
         for code in languages:
-            pool.ensure(code)
+            pool.ensure(code, reader.central_file(code))
 
     def close(self) -> None:
         if self.watcher is not None:

@@ -149,6 +149,7 @@ class LspPool:
             if path is not None and slot.warm_path is None:
                 slot.warm_path = (code, path)
             self._loop.call_soon_threadsafe(self._ensure_started, slot)
+            self._loop.call_soon_threadsafe(self._open_warm_path, slot)
 
     def status(self) -> list[SlotStatus]:
         out = []
@@ -354,9 +355,16 @@ class LspPool:
         self._listen_for_loaded(slot, client)
         self._loop.create_task(self._watch(slot, client))
         self._loop.call_later(WARM_LIMIT, self._loaded_anyway, slot, client)
-        if slot.warm_path is not None:
-            with contextlib.suppress(Exception):
-                self._sync(slot, client, *slot.warm_path)
+        self._open_warm_path(slot)
+
+    def _open_warm_path(self, slot: _Slot) -> None:
+        """Open the slot's warm-up file in a server still loading with nothing open yet."""
+        client = slot.client
+        if client is None or slot.state != "warming" or slot.warm_path is None or \
+                slot.documents:
+            return
+        with contextlib.suppress(Exception):
+            self._sync(slot, client, *slot.warm_path)
 
     def _listen_for_loaded(self, slot: _Slot, client: LspClient) -> None:
         spec = slot.spec

@@ -405,6 +405,21 @@ class MapReader:
             f"FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)
         return list(map(RefHit._make, rows))
 
+    def guessed_uses(self, targets: Sequence[int]) -> int:
+        """How many references to ``targets`` the linker matched by name alone: receivers
+        of unknown type (keys ``A:``, and ``V:`` guesses from a variable's name)."""
+        (count,) = self.conn.execute(
+            "SELECT count(*) FROM refs WHERE target_id IN (SELECT value FROM json_each(?)) "
+            "AND (key LIKE 'A:%' OR key LIKE 'V:%')", (json.dumps(list(targets)),)).fetchone()
+        return int(count)
+
+    def guessed_from(self, node_id: int) -> int:
+        """How many of the references made inside a node were matched by name alone."""
+        (count,) = self.conn.execute(
+            "SELECT count(*) FROM refs WHERE scope_id = ? AND target_id IS NOT NULL "
+            "AND (key LIKE 'A:%' OR key LIKE 'V:%')", (node_id,)).fetchone()
+        return int(count)
+
     def refs_from(self, node_id: int) -> list[RefHit]:
         rows = self.conn.execute(
             "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
@@ -451,4 +466,11 @@ class MapReader:
     def languages(self) -> dict[str, int]:
         return dict(self.conn.execute(
             "SELECT lang, count(*) FROM files WHERE status = 'ok' GROUP BY lang ORDER BY 2 DESC"))
+
+    def central_file(self, lang: str) -> str | None:
+        """The file of language ``lang`` that matters most (largest hub mass)."""
+        row = self.conn.execute(
+            "SELECT path FROM files WHERE lang = ? AND status = 'ok' "
+            "ORDER BY hub_mass DESC, path LIMIT 1", (lang,)).fetchone()
+        return str(row[0]) if row else None
 

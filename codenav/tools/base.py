@@ -7,7 +7,7 @@ Handlers take the workspace, validated parameters and a call context, and return
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,7 +17,7 @@ from codenav.envelope import Answer
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
 
-__all__ = ["CallContext", "Handler", "ToolParams", "ToolSpec"]
+__all__ = ["CallContext", "DetailParam", "Handler", "OffsetParam", "ToolParams", "ToolSpec"]
 
 # Async callback for progress: (done, total, message).
 ReportProgress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -28,10 +28,25 @@ class ToolParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    tokenBudget: int | None = Field(
-        default=None,
-        description="Largest answer in tokens (chars/4); default 2000, clamped to 100..10000. "
-                    "Longer answers are cut best-first and say what was dropped.")
+    tokenBudget: int | None = Field(default=None, description="Max answer size (default 2000)")
+
+    def continuation(self, **replace: Any) -> dict[str, Any]:
+        """The arguments the caller set (none at their default), with ``replace`` applied:
+        the base of a ``dropped.next`` call."""
+        args = self.model_dump(exclude_defaults=True, exclude_none=True)
+        args.pop("offset", None)
+        args.update(replace)
+        return {key: value for key, value in args.items() if value is not None}
+
+
+def DetailParam() -> Any:
+    """``detail``: compact rows (default) or objects with every field."""
+    return Field(default="compact", description="'full': objects with every field")
+
+
+def OffsetParam() -> Any:
+    """``offset``: where a page starts (``dropped.next`` sets it)."""
+    return Field(default=0, ge=0, le=1 << 31, description="Skip this many items (paging)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +65,8 @@ Handler = Callable[["Workspace", Any, CallContext], Awaitable[Answer]]
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """One tool, as data. ``returns`` is the README's summary of its data and rankings."""
+    """One tool, as data. ``returns`` is the README's summary of its data and rankings;
+    ``example`` one call's arguments (``codenav call TOOL --help``, docs)."""
 
     name: str
     description: str
@@ -59,6 +75,7 @@ class ToolSpec:
     arguments: str
     returns: str
     read_only: bool = True
+    example: dict[str, Any] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:

@@ -10,15 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from codenav.envelope import Answer, Cut
+from codenav.envelope import EVERY, Answer, Cut
 from codenav.errors import BadArgs, SymbolNotFound
 from codenav.index.languages import by_extension
 from codenav.positions import utf16_len
 from codenav.store.read import MapReader, Node
-from codenav.tools.base import CallContext, ToolParams, ToolSpec
+from codenav.tools.base import CallContext, DetailParam, ToolParams, ToolSpec
 from codenav.tools.common import Freshness, Lines, SourceParam, mapped_file
 from codenav.tools.live import (
-    FALLBACK_NOTE,
     Live,
     Target,
     ask,
@@ -27,6 +26,7 @@ from codenav.tools.live import (
     position_request,
 )
 from codenav.tools.nav_tools import NavParams, declarations_of, references_of, resolved
+from codenav.tools.rows import Detail
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -40,13 +40,13 @@ _IDENTIFIER = re.compile(r"^[^\W\d][\w$]*$|^\$[\w$]*$")
 
 
 class DiagnosticsParams(ToolParams):
-    file: str = Field(min_length=1, max_length=4096, description="Path relative to the root.")
-    source: SourceParam = Field(default="auto", description="'auto': a language server when "
-                                "ready, else the map's syntax errors; 'lsp'; 'map'.")
+    file: str = Field(min_length=1, max_length=4096, description="Path")
+    source: SourceParam = Field(default="auto", description="auto | lsp | map")
+    detail: Detail = DetailParam()
 
 
 class RenameParams(NavParams):
-    newName: str = Field(min_length=1, max_length=200, description="The new identifier.")
+    newName: str = Field(min_length=1, max_length=200, description="The new identifier")
 
 
 # -------------------------------------------------------------------------- diagnostics
@@ -73,16 +73,19 @@ async def nav_diagnostics(ws: Workspace, params: DiagnosticsParams, ctx: CallCon
                   "endCol": end_col, "message": message, "source": "tree-sitter"}
                  for line, col, end_line, end_col, message in
                  (reader.problems(stat.id) if stat is not None else [])]
-        if not live.notes:
-            warnings.append(f"syntax errors only (tree-sitter), no type checking — "
-                            f"{FALLBACK_NOTE}")
+        note = "source:'map' diagnostics are syntax errors only (tree-sitter), no type checking"
+        if ws.first_time(note):
+            warnings.append(note)
         source = "map"
     rank = {"error": 0, "warning": 1, "information": 2, "hint": 3}
     items.sort(key=lambda d: (rank.get(d["severity"], 4), d["line"], d["col"]))
     counts: dict[str, int] = defaultdict(int)
     for item in items:
         counts[item["severity"]] += 1
-    data = {"file": path, "counts": dict(counts), "diagnostics": items, "source": source}
+    shown: list[Any] = items if params.detail == "full" else [
+        f"{d['line']}:{d['col']} {d['severity']} {d['message']}"
+        + (f" [{d['code']}]" if d.get("code") else "") for d in items]
+    data = {"file": path, "counts": dict(counts), "diagnostics": shown, "source": source}
     cut = Cut("diagnostics", ("diagnostics",), "Fix the errors first; warnings follow")
     return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
 
@@ -128,24 +131,37 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
             raise SymbolNotFound(f"{located.name!r} is not a definition in the map",
                                  hint="Point at a definition or a resolved use of one.")
         by_file = _map_edits(reader, located.node, params.newName)
-        if not live.notes:
-            warnings.append(f"rename derived via fallback-map: uses the map could not "
-                            f"resolve are missing — {FALLBACK_NOTE}")
+        warnings.append("source:'map' renames only the uses the map resolved: a use through "
+                        "a receiver of unknown type may be missing")
         source = "map"
     lines = Lines(ws.root)
-    files: list[dict[str, Any]] = []
+    files: dict[str, list[Any]] = {}
     for path in sorted(by_file, key=lambda p: (-len(by_file[p]), p)):
         edits = sorted(by_file[path], key=lambda e: (e["line"], e["col"]))
         for edit in edits:
             if "external" not in edit:
                 edit["snippet"] = lines.line(path, edit["line"])
-        files.append({"file": path, "count": len(edits), "edits": edits})
-    total = sum(f["count"] for f in files)
+        files[path] = (edits if params.detail == "full" else
+                       [_edit_row(edit, params.newName) for edit in edits])
+    total = sum(len(edits) for edits in by_file.values())
     data = {"symbol": located.name, "newName": params.newName, "total": total,
             "files": files, "applied": False, "source": source}
-    cut = Cut("edits", ("files",), "Preview one folder at a time (nav_references with "
-              "fileFilter lists the sites)", shape="groups", children="edits")
+    cut = Cut("edits", ("files", EVERY), "Preview one folder at a time (nav_references with "
+              "fileFilter lists the sites)")
     return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
+
+
+def _edit_row(edit: dict[str, Any], new_name: str) -> str:
+    """``line:col-endCol | code``: the range replaced by newName (``endLine:endCol`` when it
+    spans lines; `` -> text`` when a server's edit writes something else)."""
+    end = (f"{edit['endCol']}" if edit["endLine"] == edit["line"] else
+           f"{edit['endLine']}:{edit['endCol']}")
+    row = f"{edit['line']}:{edit['col']}-{end}"
+    if edit.get("newText", new_name) != new_name:
+        row += f" -> {edit['newText']}"
+    if edit.get("snippet"):
+        row += f" | {edit['snippet']}"
+    return row
 
 
 def _workspace_edit(ws: Workspace, edit: Any) -> dict[str, list[dict[str, Any]]]:
@@ -193,19 +209,19 @@ def _map_edits(reader: MapReader, node: Node, new_name: str) -> dict[str, list[d
 
 NAV_DIAGNOSTICS = ToolSpec(
     name="nav_diagnostics",
-    description=(
-        "Errors and warnings of one file from its language server (type errors, unresolved "
-        "imports …), errors first; from the map, its syntax errors only."),
+    description="Errors and warnings of one file from its language server, errors first "
+                "(from the map: syntax errors only).",
     params=DiagnosticsParams, handler=nav_diagnostics,
-    arguments="`file`, `source?`",
+    arguments="`file`, `source?`, `detail?`",
     returns="`diagnostics` (· severity, line); map fallback = tree-sitter syntax errors",
+    example={"file": "src/app/models.py"},
 )
 NAV_RENAME_PREVIEW = ToolSpec(
     name="nav_rename_preview",
-    description=(
-        "The edits renaming a symbol (by id, position or name) to newName would make, per "
-        "file. Read-only: nothing is changed on disk."),
+    description="The edits renaming a symbol to newName would make, per file. Read-only: "
+                "nothing is changed.",
     params=RenameParams, handler=nav_rename_preview,
-    arguments="id or position, `newName`, `source?`",
-    returns="`edits` per file (never applied; read-only)",
+    arguments="id or position, `newName`, `source?`, `detail?`",
+    returns="`files`: edits per file (never applied; read-only)",
+    example={"symbol": "User.save", "newName": "persist"},
 )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from codenav.errors import (
     BadArgs,
@@ -32,9 +32,11 @@ from codenav.index.languages import by_extension, language_of
 from codenav.paths import relative_path, require_relative
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import ToolParams
+from codenav.tools.rows import MODULE, Detail, node_row
 from codenav.workspace import Workspace
 
 __all__ = [
+    "MAX_CANDIDATES",
     "NODE_ID",
     "FileFilter",
     "Freshness",
@@ -42,31 +44,43 @@ __all__ = [
     "Located",
     "TargetParams",
     "anchor",
+    "listed",
     "locate",
     "mapped_file",
     "parse_node_id",
+    "scope_names",
     "summary",
 ]
 
+MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 _SNIPPET = 160
 _MAX_POSITION = 1 << 31
 
 
 class TargetParams(ToolParams):
-    """How a position-taking tool is told which symbol: exactly one of id, file+line, symbol."""
+    """How a position-taking tool is told which symbol: exactly one of id, file+line, symbol.
+    (What each means is said once, in the server's instructions.)"""
 
-    id: str | None = Field(default=None, description="Node id from map_search or map_overview, "
-                           "e.g. 'py:src/app/models.py#User.save'.")
-    file: str | None = Field(default=None, description="Path relative to the root (with line).")
+    id: str | None = Field(default=None, max_length=4096)
+    file: str | None = Field(default=None, max_length=4096)
     # Bounded so a huge number is BAD_ARGS, not an SQLite integer overflow (INTERNAL).
-    line: int | None = Field(default=None, ge=1, le=_MAX_POSITION,
-                             description="1-based line (with file).")
-    col: int | None = Field(default=None, ge=1, le=_MAX_POSITION,
-                            description="1-based UTF-16 column (with file); "
-                            "any position inside the name. Omitted: the first symbol on the line.")
-    symbol: str | None = Field(default=None, min_length=1, max_length=500,
-                               description="A name or qualified name, e.g. 'Session.request'.")
+    line: int | None = Field(default=None, ge=1, le=_MAX_POSITION)
+    col: int | None = Field(default=None, ge=1, le=_MAX_POSITION)
+    symbol: str | None = Field(default=None, min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> TargetParams:
+        given = [self.id is not None, self.file is not None or self.line is not None,
+                 self.symbol is not None]
+        if sum(given) != 1:
+            raise ValueError("give exactly one of: id; file + line (+ col); symbol — e.g. "
+                             "{\"symbol\": \"Session.request\"} or {\"file\": \"src/app.py\", "
+                             "\"line\": 12, \"col\": 9}")
+        if (self.file is None) != (self.line is None):
+            raise ValueError("file and line go together: {\"file\": \"src/app.py\", "
+                             "\"line\": 12}")
+        return self
 
 
 SourceParam = Literal["auto", "lsp", "map"]
@@ -216,6 +230,44 @@ def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
     return fresh.mark(item, node.path) if fresh is not None else item
 
 
+def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
+           notes: dict[str, Any] | None = None) -> Any:
+    """A node in a list: its row (``detail`` compact) or its summary object (full), with
+    ``notes`` (``level``, ``in`` …) and a stale mark."""
+    stale = fresh is not None and node.path in fresh.stale
+    if detail == "full":
+        item = summary(node)
+        item.update(notes or {})
+        if stale:
+            item["stale"] = True
+        return item
+    return node_row(node, notes={**(notes or {}), **({"stale": "true"} if stale else {})})
+
+
+# Kinds that hold a value rather than code: a use inside one (``x = f()``) is shown as in the
+# function, class or module around it.
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value", "variant"})
+
+
+def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:
+    """What a reference is ``in``, by its scope id: the enclosing function, method or class
+    by qualified name, or ``<module>`` at the top level of a file."""
+    nodes = reader.nodes_by_id(ids)
+    for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
+        wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
+                  n.parent_id is not None and n.parent_id not in nodes}
+        if not wanted:
+            break
+        nodes.update(reader.nodes_by_id(wanted))
+    out: dict[int, str] = {}
+    for scope in ids:
+        node = nodes.get(scope)
+        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None:
+            node = nodes.get(node.parent_id)
+        out[scope] = node.qname if node is not None and node.qname else MODULE
+    return out
+
+
 class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
 
@@ -249,23 +301,26 @@ class Located:
     key: str | None = None  # an unresolved reference's key (binder grammar)
     is_definition: bool = False  # the position is the definition's own name
     warnings: list[str] = field(default_factory=list)
+    others: list[Node] = field(default_factory=list)  # more definitions a symbol names
+    more: int = 0  # definitions named so beyond ``others``
+
+    def each(self) -> list[Located]:
+        """One target per definition the arguments name: this one, then ``others``."""
+        return [self, *(Located(node, node.name, is_definition=True) for node in self.others)]
+
+    def matches(self) -> int:
+        return 1 + len(self.others) + self.more
 
 
 def locate(ws: Workspace, reader: MapReader, params: TargetParams,
            fresh: Freshness) -> Located:
-    """Resolve id / file+line(+col) / symbol to the definition it means."""
-    given = [params.id is not None, params.file is not None or params.line is not None,
-             params.symbol is not None]
-    if sum(given) != 1:
-        raise BadArgs("give exactly one of: id; file + line (+ col); symbol — e.g. "
-                      "{\"symbol\": \"Session.request\"} or {\"file\": \"src/app.py\", "
-                      "\"line\": 12, \"col\": 9}")
+    """Resolve id / file+line(+col) / symbol to the definition it means (the parameters'
+    model has checked that exactly one is given)."""
     if params.id is not None:
         return _by_id(ws, reader, params.id, fresh)
     if params.symbol is not None:
         return _by_symbol(reader, params.symbol)
-    if params.file is None or params.line is None:
-        raise BadArgs("file and line go together: {\"file\": \"src/app.py\", \"line\": 12}")
+    assert params.file is not None and params.line is not None
     return _by_position(ws, reader, params.file, params.line, params.col, fresh)
 
 
@@ -297,13 +352,8 @@ def _by_symbol(reader: MapReader, symbol: str) -> Located:
                                   "aware); the map may be stale (map_rebuild).")
     exact = [n for n in matches if n.qname == text]
     ranked = exact + [n for n in matches if n not in exact]
-    located = Located(ranked[0], ranked[0].name, is_definition=True)
-    if len(ranked) > 1:
-        others = ", ".join(n.nid for n in ranked[1:6])
-        more = f" and {len(ranked) - 6} more" if len(ranked) > 6 else ""
-        located.warnings.append(f"{len(ranked)} definitions match {text!r}; answered for "
-                                f"{ranked[0].nid}. Others: {others}{more}.")
-    return located
+    return Located(ranked[0], ranked[0].name, is_definition=True,
+                   others=ranked[1:MAX_CANDIDATES], more=max(0, len(ranked) - MAX_CANDIDATES))
 
 
 def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int | None,

@@ -51,11 +51,15 @@ def _describe(error: ValidationError) -> str:
     parts = []
     for item in error.errors()[:5]:
         where = ".".join(str(p) for p in item["loc"]) or "arguments"
-        message = item["msg"]
+        message = item["msg"].removeprefix("Value error, ")
         if item["type"] == "extra_forbidden":
             message = "unknown argument"
         parts.append(f"{where}: {message}")
     return "; ".join(parts)
+
+
+def _help_hint(tool: ToolSpec) -> str:
+    return f"`codenav call {tool.name} --help` describes every argument, with an example."
 
 
 def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
@@ -81,17 +85,23 @@ async def call_tool(ws: Workspace, name: str, arguments: dict[str, Any] | None,
                        budget, warnings)
     if arguments is not None and not isinstance(arguments, dict):
         return failure(BadArgs(f"arguments must be a JSON object; expected "
-                               f"{expected_shape(tool)}"), budget, warnings)
-    if budget_error:
-        return failure(BadArgs(f"{budget_error}; expected {expected_shape(tool)}"), budget,
+                               f"{expected_shape(tool)}", hint=_help_hint(tool)), budget,
                        warnings)
+    if budget_error:
+        return failure(BadArgs(f"{budget_error}; expected {expected_shape(tool)}",
+                               hint=_help_hint(tool)), budget, warnings)
     try:
         params = tool.params.model_validate({**args, "tokenBudget": budget})
     except ValidationError as exc:
-        return failure(BadArgs(f"{_describe(exc)}; expected {expected_shape(tool)}"), budget,
-                       warnings)
+        return failure(BadArgs(f"{_describe(exc)}; expected {expected_shape(tool)}",
+                               hint=_help_hint(tool)), budget, warnings)
     try:
         answer: Answer = await tool.handler(ws, params, CallContext(progress))
+    except BadArgs as exc:  # a combination the schema cannot say: name every argument too
+        exc.message = f"{exc.message}; expected {expected_shape(tool)}"
+        if exc.hint == BadArgs.default_hint:
+            exc.hint = _help_hint(tool)
+        return failure(exc, budget, warnings)
     except CodenavError as exc:
         return failure(exc, budget, warnings)
     except Exception:

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from codenav.envelope import Answer, Cut
+from codenav.envelope import EVERY, Answer, Cut
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, ToolSpec
-from codenav.tools.common import anchor, hub
-from codenav.tools.live import FALLBACK_NOTE, PoolCall, Target, ask_at, from_range
-from codenav.tools.nav_tools import NavParams, resolved
+from codenav.tools.common import Freshness, Located, anchor, hub, listed
+from codenav.tools.live import PoolCall, Target, ask_at, from_range
+from codenav.tools.nav_tools import NavParams, more_warning, resolved
+from codenav.tools.rows import Detail, place
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -32,13 +33,13 @@ _MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deepe
 
 class CallHierarchyParams(NavParams):
     direction: Literal["incoming", "outgoing"] = Field(
-        description="'incoming': who calls it; 'outgoing': what it calls.")
-    depth: int = Field(default=1, ge=1, le=3, description="Levels of callers/callees, 1-3.")
+        description="incoming: callers; outgoing: callees")
+    depth: int = Field(default=1, ge=1, le=3, description="Levels, 1-3")
 
 
 class TypeHierarchyParams(NavParams):
     direction: Literal["supertypes", "subtypes"] = Field(
-        description="'supertypes': what it derives from; 'subtypes': what derives from it.")
+        description="supertypes: bases; subtypes: derived")
 
 
 def _root_node(reader: MapReader, located: Any) -> Node:
@@ -91,8 +92,9 @@ def _item_anchor(ws: Workspace, reader: MapReader, item: T.CallHierarchyItem | T
         return out
     stat = reader.file(path)
     node = reader.def_at(stat.id, line, col) if stat is not None else None
-    if node is not None:
+    if node is not None:  # the map's id and kind (its vocabulary, not the server's)
         out["id"] = node.nid
+        out["kind"] = node.kind
         out["hub"] = hub(node.hub)
     return out
 
@@ -168,6 +170,33 @@ async def _lsp_calls(pool: Any, target: Target, ws: Workspace, reader: MapReader
 async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located, fresh = resolved(ws, params)
+    sections = []
+    warnings = list(located.warnings)
+    sources = set()
+    for candidate in located.each():
+        calls, source, notes = await _calls_of(ws, reader, candidate, params)
+        warnings += notes
+        sources.add(source)
+        symbol = (listed(candidate.node, params.detail, fresh) if candidate.node is not None
+                  else candidate.name)
+        sections.append({"symbol": symbol, "calls": _rendered(calls, params.detail)})
+    common = {"direction": params.direction, "depth": params.depth}
+    if len(sections) == 1:
+        data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
+        cut = Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
+                  tree=True)
+    else:
+        data = {"symbol": located.name, "matches": located.matches(), **common,
+                "results": sections, "source": "+".join(sorted(sources))}
+        cut = Cut("calls", ("results", EVERY, "calls"), "Pass id to pick one definition")
+        warnings = [f"{located.matches()} definitions are named {located.name!r}: the calls of "
+                    "each follow, best first", *warnings, *more_warning(located)]
+    return Answer(data, cuts=[cut], elide=("callSites",), warnings=warnings + fresh.warnings())
+
+
+async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
+                    params: CallHierarchyParams) -> tuple[list[dict[str, Any]], str, list[str]]:
+    """One definition's calls: (items, source, warnings)."""
     def calls_at(target: Target) -> PoolCall:
         async def call(pool: Any, timeout: float) -> Any:
             return await _lsp_calls(pool, target, ws, reader, params.direction, params.depth,
@@ -175,27 +204,55 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         return call
     live = await ask_at(ws, located, params.source, "call hierarchy", calls_at,
                         capability="call_hierarchy_provider", wide=True)
-    warnings = live.notes + located.warnings
     if live.answered:
-        data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,
-                                "depth": params.depth, "calls": live.result, "source": "lsp"}
-    else:
-        node = _root_node(reader, located)
-        calls = _map_calls(reader, node, params.direction, params.depth, [_MAX_CALLS], {node.id})
-        if not live.notes:
-            warnings.append(f"call hierarchy derived via fallback-map — {FALLBACK_NOTE}")
-        data = {"symbol": {"id": node.nid, "kind": node.kind}, "direction": params.direction,
-                "depth": params.depth, "calls": calls, "source": "map"}
-    cut = Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
-              shape="tree")
-    return Answer(data, cuts=[cut], elide=("callSites",), warnings=warnings + fresh.warnings())
+        return live.result, "lsp", live.notes
+    node = _root_node(reader, located)
+    calls = _map_calls(reader, node, params.direction, params.depth, [_MAX_CALLS], {node.id})
+    notes = list(live.notes)
+    guessed = (reader.guessed_uses([node.id]) if params.direction == "incoming"
+               else reader.guessed_from(node.id))
+    if guessed:
+        notes.append(f"{guessed} of the map's call edges here were matched by name only (a "
+                     "receiver of unknown type): check them, or pass source:'lsp'")
+    return calls, "map", notes
+
+
+def _rendered(calls: list[dict[str, Any]], detail: Detail) -> list[Any]:
+    """Call items as rows (``detail`` compact): ``<id> <kind> <line>`` with ``at:`` the lines
+    of the call sites (in the caller for incoming calls, in the callee's caller — the symbol
+    asked about — for outgoing ones) and ``sites:`` their number when more are not listed;
+    an item with callers or callees of its own is ``{"call": row, "children": [...]}``."""
+    if detail == "full":
+        return calls
+    out: list[Any] = []
+    for item in calls:
+        row = _item_row(item)
+        sites = item.get("callSites") or []
+        if sites:
+            row += " at:" + ",".join(str(site["line"]) for site in sites)
+        if item.get("moreCallSites"):
+            row += f" sites:{len(sites) + item['moreCallSites']}"
+        children = item.get("children")
+        out.append({"call": row, "children": _rendered(children, detail)} if children else row)
+    return out
+
+
+def _item_row(item: dict[str, Any]) -> str:
+    """A hierarchy item as a row: its node row's head when the map has it, else its place,
+    kind and name."""
+    at = item["anchor"]
+    if "id" in item:
+        return f"{item['id']} {item['kind']} {at['line']}"
+    row = f"{place(at['file'], at['line'], at['col'])} {item['kind']} {item.get('name', '')}"
+    return row + (" (external)" if item.get("external") else "")
 
 
 # ----------------------------------------------------------------------- type hierarchy
 
-def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, Any]]:
-    """Transitive supertypes or subtypes through the map's inheritance edges, nearest first."""
-    out: list[dict[str, Any]] = []
+def _map_types(reader: MapReader, node: Node, direction: str) -> list[tuple[Node, int]]:
+    """Transitive supertypes or subtypes through the map's inheritance edges, nearest first,
+    each with its level."""
+    out: list[tuple[Node, int]] = []
     frontier, seen, level = [node], {node.id}, 0
     while frontier and len(out) < _MAX_TYPES and level < 10:
         level += 1
@@ -213,9 +270,7 @@ def _map_types(reader: MapReader, node: Node, direction: str) -> list[dict[str, 
                 found[other.id] = other
                 seen.add(other.id)
         frontier = sorted(found.values(), key=lambda n: (-n.hub, n.nid))
-        out += [{"id": n.nid, "kind": n.kind, "signature": n.signature,
-                 "anchor": anchor(n.path, n.name_line, n.name_col), "hub": hub(n.hub),
-                 "level": level} for n in frontier]
+        out += [(n, level) for n in frontier]
     return out[:_MAX_TYPES]
 
 
@@ -273,41 +328,75 @@ async def _lsp_types(pool: Any, target: Target, ws: Workspace, reader: MapReader
 async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located, fresh = resolved(ws, params)
-    def types_at(target: Target) -> PoolCall:
-        async def call(pool: Any, timeout: float) -> Any:
-            return await _lsp_types(pool, target, ws, reader, params.direction, timeout)
-        return call
-    live = await ask_at(ws, located, params.source, "type hierarchy", types_at,
-                        capability="type_hierarchy_provider", wide=True)
-    warnings = live.notes + located.warnings
-    if live.answered:
-        data: dict[str, Any] = {"symbol": located.name, "direction": params.direction,
-                                "types": live.result, "source": "lsp"}
+    sections = []
+    warnings = list(located.warnings)
+    sources = set()
+    for candidate in located.each():
+        def types_at(target: Target, candidate: Located = candidate) -> PoolCall:
+            async def call(pool: Any, timeout: float) -> Any:
+                return await _lsp_types(pool, target, ws, reader, params.direction, timeout)
+            return call
+        live = await ask_at(ws, candidate, params.source, "type hierarchy", types_at,
+                            capability="type_hierarchy_provider", wide=True)
+        warnings += live.notes
+        if live.answered:
+            types, source = live.result, "lsp"
+        else:
+            types, source = _map_types(reader, _root_node(reader, candidate),
+                                       params.direction), "map"
+        sources.add(source)
+        symbol = (listed(candidate.node, params.detail, fresh) if candidate.node is not None
+                  else candidate.name)
+        sections.append({"symbol": symbol, "types": _type_rows(types, params.detail, fresh)})
+    if len(sections) == 1:
+        data: dict[str, Any] = {**sections[0], "direction": params.direction,
+                                "source": sources.pop()}
+        cut = Cut("types", ("types",), "Ask about one of the types by id to go further")
     else:
-        node = _root_node(reader, located)
-        if not live.notes:
-            warnings.append(f"type hierarchy derived via fallback-map — {FALLBACK_NOTE}")
-        data = {"symbol": {"id": node.nid, "kind": node.kind}, "direction": params.direction,
-                "types": _map_types(reader, node, params.direction), "source": "map"}
-    cut = Cut("types", ("types",), "Ask about one of the types by id to go further")
+        data = {"symbol": located.name, "matches": located.matches(),
+                "direction": params.direction, "results": sections,
+                "source": "+".join(sorted(sources))}
+        cut = Cut("types", ("results", EVERY, "types"), "Pass id to pick one definition")
+        warnings = [f"{located.matches()} definitions are named {located.name!r}: the types of "
+                    "each follow, best first", *warnings, *more_warning(located)]
     return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
+
+
+def _type_rows(types: list[Any], detail: Detail, fresh: Freshness) -> list[Any]:
+    """Types as shown: the map's (node, level) pairs and a server's items, as rows with
+    ``level:`` beyond the first (compact) or objects (full)."""
+    out: list[Any] = []
+    for item in types:
+        if isinstance(item, tuple):
+            node, level = item
+            if detail == "full":
+                out.append(listed(node, detail, fresh, {"level": level}))
+            else:
+                out.append(listed(node, detail, fresh, {"level": level} if level > 1 else None))
+        elif detail == "full":
+            out.append(item)
+        else:
+            level = item.get("level", 1)
+            out.append(_item_row(item) + (f" level:{level}" if level > 1 else ""))
+    return out
 
 
 NAV_CALL_HIERARCHY = ToolSpec(
     name="nav_call_hierarchy",
-    description=(
-        "Who calls a function or method (direction 'incoming') or what it calls ('outgoing'), "
-        "as a tree up to depth 3 with call-site anchors, busiest first."),
+    description="Who calls a function (incoming) or what it calls (outgoing), up to 3 levels, "
+                "with the lines of the call sites.",
     params=CallHierarchyParams, handler=nav_call_hierarchy,
-    arguments="id or position, `direction` incoming/outgoing, `depth?` 1–3, `source?`",
-    returns="`calls` tree with call-site anchors (· hub score)",
+    arguments="id or position, `direction` incoming/outgoing, `depth?` 1–3, `source?`, "
+              "`detail?`",
+    returns="`calls` tree with call-site lines (· hub score)",
+    example={"symbol": "Session.send", "direction": "incoming"},
 )
 NAV_TYPE_HIERARCHY = ToolSpec(
     name="nav_type_hierarchy",
-    description=(
-        "The base types of a class or interface ('supertypes') or the types deriving from it "
-        "('subtypes'), transitively, nearest first, each with its level."),
+    description="Base types (supertypes) or derived types (subtypes) of a class or interface, "
+                "transitively, nearest first: e.g. every subclass of a mixin.",
     params=TypeHierarchyParams, handler=nav_type_hierarchy,
-    arguments="id or position, `direction` supertypes/subtypes, `source?`",
-    returns="`types` (· hub score)",
+    arguments="id or position, `direction` supertypes/subtypes, `source?`, `detail?`",
+    returns="`types` (· level, then hub score)",
+    example={"symbol": "BaseAdapter", "direction": "subtypes"},
 )

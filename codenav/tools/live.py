@@ -27,11 +27,10 @@ if TYPE_CHECKING:
 
     from codenav.lsp.pool import LspPool
 
-__all__ = ["FALLBACK_NOTE", "Live", "PoolCall", "Target", "ask", "ask_at", "from_range",
+__all__ = ["Live", "PoolCall", "Target", "ask", "ask_at", "from_range",
            "location_item", "locations", "position_request", "target_of"]
 
 WARMING_PATIENCE = 3.0  # seconds `auto` waits on a server that has not answered yet
-FALLBACK_NOTE = "treat as approximate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,30 +122,27 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
         if source == "lsp":
             raise LspUnavailable("language servers are off (--lsp off)",
                                  hint="Restart codenav with --lsp auto, or pass source:'map'.")
-        return Live(False, notes=[f"{what} from the map (language servers are off) — "
-                                  f"{FALLBACK_NOTE}"])
+        return _from_map(ws, "language servers are off")
     timeout = pool.long_deadline if wide else pool.deadline
     state = pool.state(target.code)
     family = pool.family(target.code)
     server = family.servers[0].name if family and family.servers else "a language server"
     if source == "auto":
         if state == "idle" and not ws.lsp_background:
-            return Live(False, notes=[f"{what} from the map (source:'lsp' starts {server}) — "
-                                      f"{FALLBACK_NOTE}"])
+            return _from_map(ws, f"source:'lsp' starts {server}")
         if state in ("idle", "starting"):
             pool.ensure(target.code, target.path)
-            return Live(False, notes=[f"{what} from the map: {server} is starting — "
-                                      f"{FALLBACK_NOTE}"])
+            return _from_map(ws, f"{server} is starting")
         if state in ("not_installed", "disabled", "failed", "none"):
             reason = {"not_installed": f"{server} is not installed ({family.install_hint})"
                       if family else "no server is installed",
                       "disabled": f"{server} is disabled by configuration",
                       "failed": f"{server} crashed repeatedly and is disabled",
                       "none": "no language server serves this language"}[state]
-            return Live(False, notes=[f"{what} from the map: {reason} — {FALLBACK_NOTE}"])
+            return _from_map(ws, reason)
         if state == "warming" and wide:
-            return Live(False, notes=[f"{what} from the map: {server} is still loading the "
-                                      f"workspace — {FALLBACK_NOTE}"])
+            pool.ensure(target.code, target.path)  # a server loading lazily starts now
+            return _from_map(ws, f"{server} is still loading the workspace")
         if state == "warming":
             timeout = min(timeout, WARMING_PATIENCE)
     try:
@@ -158,9 +154,15 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
     except LspError as exc:
         if source == "lsp":
             raise
-        why = ("it is still warming up" if state == "warming" and isinstance(exc, LspTimeout)
-               else exc.message)
-        return Live(False, notes=[f"{what} from the map: {why} — {FALLBACK_NOTE}"])
+        why = (f"{server} is still warming up" if state == "warming" and
+               isinstance(exc, LspTimeout) else exc.message)
+        return _from_map(ws, why, what)
+
+
+def _from_map(ws: Workspace, reason: str, what: str | None = None) -> Live:
+    """The map answers; why is said once per session (``source`` says it every time)."""
+    note = f"source:'map'{f' for {what}' if what else ''} because {reason}"
+    return Live(False, notes=[note] if ws.first_time(note) else [])
 
 
 def _path_of(uri: str, root: Path) -> tuple[str, bool]:

@@ -9,12 +9,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from codenav.envelope import Answer, Cut
+from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
 from codenav.paths import relative_path
 from codenav.store.names import NameScan
 from codenav.store.read import MapReader, Node, NodeFilter
-from codenav.tools.base import CallContext, ToolParams, ToolSpec
+from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.common import (
     NODE_ID,
     FileFilter,
@@ -22,10 +22,12 @@ from codenav.tools.common import (
     Lines,
     anchor,
     hub,
+    listed,
     mapped_file,
     parse_node_id,
-    summary,
 )
+from codenav.tools.outline import entries, outline_answer
+from codenav.tools.rows import Detail, place, span
 from codenav.words import name_words
 from codenav.workspace import Workspace
 
@@ -53,9 +55,9 @@ def _edge(ref_kind: str) -> str:
 # --------------------------------------------------------------------- map_overview
 
 class OverviewParams(ToolParams):
-    focus: str | None = Field(default=None, max_length=1000,
-                              description="A folder ('src/app/') or a node id to zoom into.")
-    depth: int = Field(default=1, ge=1, le=4, description="Folder levels below focus, 1-4.")
+    focus: str | None = Field(default=None, max_length=1000, description="Folder or node id")
+    depth: int = Field(default=1, ge=1, le=4, description="Folder levels shown")
+    detail: Detail = DetailParam()
 
 
 def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
@@ -98,29 +100,32 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
     if "#" in focus or (NODE_ID.match(focus) and reader.node(focus) is not None):
         if NODE_ID.match(focus):
             relative_path(parse_node_id(focus)[1], ws.root, ws.force_root)
-        return _overview_of_node(reader, focus, fresh)
+        return _overview_of_node(reader, focus, fresh, params.detail)
     if focus not in ("", ".", "./"):  # a folder: inside the root (OUT_OF_ROOT otherwise)
         focus = relative_path(focus, ws.root, ws.force_root)
     prefix = focus.strip("/").removeprefix("./")
     prefix = f"{prefix}/" if prefix else ""
-    summary_of_map = ws.cached(("map_overview", prefix, params.depth),
-                               lambda: _overview_data(ws, reader, prefix, params.depth))
+    summary_of_map = ws.cached(("map_overview", prefix, params.depth, params.detail),
+                               lambda: _overview_data(ws, reader, prefix, params.depth,
+                                                      params.detail))
     if summary_of_map is None:
         raise BadArgs(f"focus {focus!r} is neither a mapped folder nor a node id",
                       hint="Folders are relative to the root, e.g. 'src/app/'; ids come from "
                            "map_search.")
-    # the cached summary is shared: only the hub items a stale mark may change are copied
-    # (the envelope copies whatever it cuts)
-    fresh.check({h["anchor"]["file"] for h in summary_of_map["hubs"]})
-    data = {**summary_of_map, "hubs": [fresh.mark(dict(item), item["anchor"]["file"])
-                                       for item in summary_of_map["hubs"]]}
+    # the cached summary is shared: the hubs a stale mark changes are made anew (the
+    # envelope copies whatever it cuts)
+    hubs: list[Node] = summary_of_map["_hubs"]
+    fresh.check({node.path for node in hubs})
+    data = {key: value for key, value in summary_of_map.items() if key != "_hubs"}
+    if fresh.stale:
+        data["hubs"] = [listed(node, params.detail, fresh) for node in hubs]
     cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
             Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
     return Answer(data, cuts=cuts, warnings=fresh.warnings())
 
 
-def _overview_data(ws: Workspace, reader: MapReader, prefix: str,
-                   depth: int) -> dict[str, Any] | None:
+def _overview_data(ws: Workspace, reader: MapReader, prefix: str, depth: int,
+                   detail: Detail) -> dict[str, Any] | None:
     """map_overview's data for a folder prefix (None: no mapped file under it)."""
     rows = reader.files_under(prefix)
     if prefix and not rows:
@@ -136,30 +141,41 @@ def _overview_data(ws: Workspace, reader: MapReader, prefix: str,
         entry[0] += 1
         entry[1] += nodes
         entry[2] += mass
-    folders = [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": hub(v[2])}
-               for path, v in sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))]
-    hubs = [summary(n) for n in reader.top_hubs(NodeFilter(prefix=prefix or None), 60)]
+    ranked = sorted(dirs.items(), key=lambda kv: (-kv[1][2], kv[0]))
+    folders: list[Any] = (
+        [{"path": path, "files": int(v[0]), "nodes": int(v[1]), "hubMass": hub(v[2])}
+         for path, v in ranked] if detail == "full" else
+        [f"{path} {_count(int(v[0]), 'file')}, {_count(int(v[1]), 'definition')}"
+         for path, v in ranked])
+    hubs = reader.top_hubs(NodeFilter(prefix=prefix or None), 60)
     entries = [(path, lang) for path, lang, status, _, _ in rows
                if status == "ok" and path.rsplit("/", 1)[-1] in _ENTRY_FILES]
+    points = _entry_points(ws, reader, FileFilter(prefix or None), entries)
     return {
         "root": str(ws.root), "focus": prefix or ".",
         "languages": dict(sorted(languages.items(), key=lambda kv: -kv[1])),
         "files": len(rows),
         "dirs": folders,
-        "hubs": hubs,
-        "entryPoints": _entry_points(ws, reader, FileFilter(prefix or None), entries),
+        "hubs": [listed(node, detail) for node in hubs],
+        "_hubs": hubs,
+        "entryPoints": points if detail == "full" else
+        [f"{entry['id']} ({entry['why']})" for entry in points],
     }
 
 
-def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness) -> Answer:
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness,
+                      detail: Detail) -> Answer:
     node = reader.node(focus)
     if node is None:
         parse_node_id(focus)
         raise NodeNotFound(f"{focus[:200]} is not in the map")
-    hubs = [summary(n) for n in reader.top_hubs(NodeFilter(), 60, under=node.id)]
     fresh.check({node.path})
-    data = {"focus": node.nid, "node": summary(node, fresh), "hubs": [fresh.mark(h, node.path)
-                                                                      for h in hubs]}
+    hubs = [listed(n, detail, fresh) for n in reader.top_hubs(NodeFilter(), 60, under=node.id)]
+    data = {"focus": node.nid, "node": listed(node, detail, fresh), "hubs": hubs}
     return Answer(data, cuts=[Cut("hubs", ("hubs",), "Ask map_node for one of them")],
                   warnings=fresh.warnings())
 
@@ -167,15 +183,16 @@ def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness) -> Answer
 # ----------------------------------------------------------------------- map_search
 
 class SearchParams(ToolParams):
-    query: str = Field(min_length=1, max_length=300, description="A name, part of one, or a "
-                       "qualified name: 'Parser', 'parse_args', 'userSave', 'Session.request'.")
-    kinds: list[str] | None = Field(default=None, max_length=20, description="Only these node "
-                                    "kinds, e.g. ['class', 'function', 'method'].")
-    lang: str | None = Field(default=None, max_length=20, description="Only this language "
-                             "code, e.g. 'py'.")
+    query: str = Field(min_length=1, max_length=300,
+                       description="Name, part of one, or Class.member")
+    kinds: list[str] | None = Field(default=None, max_length=20,
+                                    description="e.g. ['class','method']")
+    lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Path prefix ('src/') or glob ('**/test_*.py').")
+                                   description="Path prefix or glob")
     exact: bool = Field(default=False, description="Only exact name matches.")
+    offset: int = OffsetParam()
+    detail: Detail = DetailParam()
 
 
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
@@ -205,7 +222,7 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     flt = NodeFilter(kinds=tuple(params.kinds or ()), lang=params.lang,
                      prefix=None if glob else files.raw)
     lowered = name.lower()
-    room = max(10, (params.tokenBudget or 2000) * 4 // _RESULT_COST)  # never build more
+    room = max(10, (params.tokenBudget or 2000) * 4 // _RESULT_COST) + params.offset
     # Each tier is fetched best hub first; filters applied here need a deeper look.
     limit = _CANDIDATES if qualifier or glob else room + 1
     tiers: list[list[Node]] = [reader.named(name, flt, limit),
@@ -235,11 +252,13 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
             take(5, reader.among(names.matching(list(lowered)), flt, limit))
     results.sort(key=lambda r: (r[0], -r[1].hub, len(r[1].qname), r[1].nid))
     fresh = Freshness(ws)
-    fresh.check({node.path for _, node in results[:room]})
+    page = results[params.offset:room]
+    fresh.check({node.path for _, node in page})
     items = []
-    for tier, node in results[:room]:
-        item = summary(node, fresh)
-        item["match"] = _TIERS[tier]
+    for tier, node in page:
+        item = listed(node, params.detail, fresh)
+        if params.detail == "full":
+            item["match"] = _TIERS[tier]
         items.append(item)
     data: dict[str, Any] = {"query": query, "total": len(results), "results": items}
     if capped:
@@ -250,15 +269,19 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     if not items:
         warnings.append("No match. Try part of the name, or check map_status: the map may be "
                         "stale or still building.")
-    cut = Cut("results", ("results",), hint, omitted=len(results) - len(items))
+    cut = Cut("results", ("results",), hint, omitted=max(0, len(results) - room),
+              page=Page("map_search", params.continuation(), params.offset))
     return Answer(data, cuts=[cut], warnings=warnings)
 
 
 # ---------------------------------------------------------------------- map_outline
 
 class OutlineParams(ToolParams):
-    file: str = Field(min_length=1, max_length=4096,
-                      description="Path relative to the root, e.g. 'src/app/models.py'.")
+    file: str = Field(min_length=1, max_length=4096, description="Path, e.g. 'src/app.py'")
+    kinds: list[str] | None = Field(default=None, max_length=20,
+                                    description="Only these kinds (and what holds them)")
+    offset: int = OffsetParam()
+    detail: Detail = DetailParam()
 
 
 async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) -> Answer:
@@ -271,45 +294,36 @@ async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) ->
         path, _ = mapped_file(ws, reader, params.file)  # raises FILE_DELETED
     assert stat is not None
     nodes = reader.file_nodes(stat.id)
-    items: dict[int, dict[str, Any]] = {}
-    top: list[dict[str, Any]] = []
     module = nodes[0] if nodes and nodes[0].kind == "module" else None
-    for node in nodes:
-        if node.kind == "module":
-            continue
-        item: dict[str, Any] = {"id": node.nid, "kind": node.kind, "name": node.name}
-        if node.signature:
-            item["signature"] = node.signature
-        item["line"] = node.line
-        item["endLine"] = node.end_line
-        items[node.id] = item
-        parent = items.get(node.parent_id or -1)
-        if parent is None:
-            top.append(item)
-        else:
-            parent.setdefault("children", []).append(item)
-    data: dict[str, Any] = {"file": path, "lang": stat.lang, "lines": stat.lines,
-                            "status": stat.status}
+    found = entries([n for n in nodes if n is not module],
+                    module.id if module is not None else None, params.kinds)
+    data: dict[str, Any] = {"file": path, "lang": stat.lang, "lines": stat.lines}
+    if stat.status != "ok":
+        data["status"] = stat.status
     if module is not None and module.doc:
         data["doc"] = module.doc
     if stat.parse_errors:
         data["syntaxErrors"] = stat.parse_errors
     if path in fresh.stale:
         data["stale"] = True
-    data["symbols"] = top
-    cut = Cut("symbols", ("symbols",), "Ask map_node with include:['children'] for one class",
-              shape="tree")
-    return Answer(data, cuts=[cut], warnings=fresh.warnings())
+    data["total"] = len(found)
+    return outline_answer(
+        data, "symbols", found, offset=params.offset, detail=params.detail,
+        page=Page("map_outline", params.continuation(), params.offset), fresh=fresh,
+        counts=True, warnings=fresh.warnings(),
+        hint="Ask map_node with include:['children'] for one class")
 
 
 # ------------------------------------------------------------------------- map_node
 
 class NodeParams(ToolParams):
-    id: str = Field(min_length=1, max_length=4096,
-                    description="Node id, e.g. 'py:src/app/models.py#User.save'.")
+    id: str = Field(min_length=1, max_length=4096, description="Node id")
     include: list[Literal["source", "doc", "children"]] | None = Field(
-        default=None, description="Extra parts; default ['doc', 'children']. 'source' is the "
-                                  "definition's text (elided first when over budget).")
+        default=None, description="Default ['doc','children']; 'source': its text")
+    kinds: list[str] | None = Field(default=None, max_length=20,
+                                    description="Only children of these kinds")
+    offset: int = OffsetParam()
+    detail: Detail = DetailParam()
 
 
 def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
@@ -332,46 +346,58 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
     include = set(params.include if params.include is not None else ("doc", "children"))
     incoming, outgoing = reader.degree(node.id)
     parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
-    data: dict[str, Any] = {
-        "id": node.nid, "kind": node.kind, "name": node.name,
-        "qualifiedName": node.qname or None,
-        "signature": node.signature or None,
-        "anchor": anchor(node.path, node.name_line, node.name_col, node.end_line),
-        "span": {"line": node.line, "col": node.col, "endLine": node.end_line,
-                 "endCol": node.end_col},
-        "parent": parent.nid if parent is not None else None,
-        "inDegree": incoming, "outDegree": outgoing, "hub": hub(node.hub),
-    }
+    data: dict[str, Any] = {"id": node.nid, "kind": node.kind}
+    if params.detail == "full":
+        data.update({
+            "name": node.name, "qualifiedName": node.qname or None,
+            "signature": node.signature or None,
+            "anchor": anchor(node.path, node.name_line, node.name_col, node.end_line),
+            "span": {"line": node.line, "col": node.col, "endLine": node.end_line,
+                     "endCol": node.end_col},
+            "parent": parent.nid if parent is not None else None,
+            "inDegree": incoming, "outDegree": outgoing, "hub": hub(node.hub)})
+    else:
+        data.update({"at": place(node.path, node.name_line, node.name_col),
+                     "lines": span(node.line, node.end_line),
+                     "signature": node.signature or None,
+                     "parent": parent.nid if parent is not None and parent.kind != "module"
+                     else None,
+                     "inDegree": incoming, "outDegree": outgoing})
     if node.type_key:
         data["type"] = node.type_key
     if "doc" in include and node.doc:
         data["doc"] = node.doc
     fresh.mark(data, node.path)
-    cuts = []
-    if "children" in include:
-        data["children"] = [summary(child, fresh) for child in reader.children(node.id)]
-        cuts.append(Cut("children", ("children",), "Ask map_outline for the file, or map_node "
-                                                    "for one child"))
     if "source" in include:
         if node.kind == "module":
             data["source"] = Lines(ws.root).source(node.path, 0, 1 << 30)
         else:
             data["source"] = Lines(ws.root).source(node.path, node.start_byte, node.end_byte)
     data = {k: v for k, v in data.items() if v is not None}
-    return Answer(data, cuts=cuts, elide=("source",), warnings=fresh.warnings(),
-                  hint="Leave 'source' out of include, or read the file's lines")
+    if "children" not in include:
+        return Answer(data, warnings=fresh.warnings(),
+                      hint="Leave 'source' out of include, or read the file's lines")
+    found = entries(reader.children(node.id), node.id, params.kinds)
+    data["total"] = len(found)
+    answer = outline_answer(
+        data, "children", found, offset=params.offset, detail=params.detail,
+        page=Page("map_node", params.continuation(), params.offset), fresh=fresh, counts=False,
+        warnings=fresh.warnings(), hint="Pass kinds:['method'] or ask map_node for one child")
+    answer.elide = ("source",)
+    answer.hint = "Leave 'source' out of include, or read the file's lines"
+    return answer
 
 
 # -------------------------------------------------------------------- map_neighbors
 
 class NeighborsParams(ToolParams):
-    id: str = Field(min_length=1, max_length=4096, description="Node id to start from.")
-    edgeKinds: list[EdgeKind] | None = Field(
-        default=None, description="Only these edges; default all: calls, references, "
-                                  "imports, inherits, contains.")
+    id: str = Field(min_length=1, max_length=4096, description="Node id")
+    edgeKinds: list[EdgeKind] | None = Field(default=None, description="Default: all")
     direction: Literal["in", "out", "both"] = Field(
-        default="both", description="'out': what it uses; 'in': what uses it.")
-    depth: int = Field(default=1, ge=1, le=3, description="Hops to follow, 1-3.")
+        default="both", description="out: what it uses; in: what uses it")
+    depth: int = Field(default=1, ge=1, le=3, description="Hops, 1-3")
+    offset: int = OffsetParam()
+    detail: Detail = DetailParam()
 
 
 _MAX_FRONTIER = 400
@@ -404,21 +430,37 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         frontier = following
     nodes = reader.nodes_by_id(e["node"] for e in found.values())
     fresh.check({n.path for n in nodes.values()} | {start.path})
-    neighbors = []
-    for entry in found.values():
-        node = nodes.get(entry["node"])
-        if node is None:
-            continue
-        item = summary(node, fresh)
-        item.update(edge=entry["edge"], direction=entry["direction"], hops=entry["hops"],
-                    count=entry["count"])
-        if entry["site"] is not None:
-            item["site"] = entry["site"]
-        neighbors.append(item)
-    neighbors.sort(key=lambda n: (-n["hub"], n["hops"], n["id"], n["edge"], n["direction"]))
-    data = {"node": summary(start, fresh), "total": len(neighbors), "neighbors": neighbors}
+    ranked = sorted((e for e in found.values() if e["node"] in nodes),
+                    key=lambda e: (-nodes[e["node"]].hub, e["hops"], nodes[e["node"]].nid,
+                                   e["edge"], e["direction"]))
+    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh)
+                 for e in ranked[params.offset:]]
+    data = {"node": listed(start, params.detail, fresh), "total": len(ranked),
+            "neighbors": neighbors}
     hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
-    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint)], warnings=fresh.warnings())
+    page = Page("map_neighbors", params.continuation(), params.offset)
+    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint, page=page)],
+                  warnings=fresh.warnings())
+
+
+def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness) -> Any:
+    """One neighbor: its row with ``<direction>:<edge>``, ``n:`` (edges, when more than one),
+    ``hops:`` (when more than one) and ``at:`` (the line of the first site: in the neighbor
+    for an incoming edge, in the start node's file for an outgoing one)."""
+    if detail == "full":
+        notes: dict[str, Any] = {"edge": entry["edge"], "direction": entry["direction"],
+                                 "hops": entry["hops"], "count": entry["count"]}
+        if entry["site"] is not None:
+            notes["site"] = entry["site"]
+        return listed(node, detail, fresh, notes)
+    short: dict[str, Any] = {entry["direction"]: entry["edge"]}
+    if entry["count"] > 1:
+        short["n"] = entry["count"]
+    if entry["hops"] > 1:
+        short["hops"] = entry["hops"]
+    if entry["site"] is not None:
+        short["at"] = entry["site"]["line"]
+    return listed(node, detail, fresh, short)
 
 
 def _edges(reader: MapReader, node_id: int, direction: str,
@@ -448,51 +490,50 @@ def _edges(reader: MapReader, node_id: int, direction: str,
 
 MAP_OVERVIEW = ToolSpec(
     name="map_overview",
-    description=(
-        "Orient in the repository: languages, the folders that matter most (by hub mass), "
-        "the most central definitions (hubs, by PageRank over references) and entry points. "
-        "Zoom with focus: a folder ('src/app/') or a node id."),
+    description="Orient in an unfamiliar repository: languages, the folders that matter most, "
+                "the most central definitions and entry points. Zoom with focus.",
     params=OverviewParams, handler=map_overview,
-    arguments="`focus?` (folder or node id), `depth?` 1–4",
+    arguments="`focus?` (folder or node id), `depth?` 1–4, `detail?`",
     returns="languages, `dirs` (· hub mass), `hubs` (· hub score), `entryPoints`",
+    example={"focus": "src/app/"},
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
-    description=(
-        "Find definitions by name: exact, then prefix, then word parts (camelCase and "
-        "snake_case aware: 'userSave' finds save_user), then substring and fuzzy; ties by hub "
-        "score. Qualified names work ('Session.request'). Filter by kinds, lang, fileFilter."),
+    description="Find definitions by name, part of a name or Class.member (camelCase and "
+                "snake_case aware, then fuzzy); most used first. Use it instead of grep to "
+                "find where something is defined.",
     params=SearchParams, handler=map_search,
-    arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`",
+    arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `offset?`, `detail?`",
     returns="`results` (· exact > prefix > word-part > substring/fuzzy, then hub score)",
+    example={"query": "Session.request"},
 )
 MAP_OUTLINE = ToolSpec(
     name="map_outline",
-    description=(
-        "The definitions in one file, nested (classes, their methods and fields …) with kind, "
-        "signature and line span; ids for map_node. Cheaper than reading the file."),
+    description="Every definition in one file, nested, with lines and signatures; far "
+                "cheaper than reading the file. A big file comes back as names with lines.",
     params=OutlineParams, handler=map_outline,
-    arguments="`file`",
-    returns="nested `symbols` with kind, name, signature, line span (· source order; deepest "
-            "dropped first)",
+    arguments="`file`, `kinds?`, `offset?`, `detail?`",
+    returns="`symbols` rows in source order (signatures, then names, then counts; paged)",
+    example={"file": "src/app/models.py", "kinds": ["class", "method"]},
 )
 MAP_NODE = ToolSpec(
     name="map_node",
-    description=(
-        "One definition in detail: signature, doc, where it is, its parent, how many "
-        "references it has and makes, hub score, its children; include 'source' for its text."),
+    description="One definition in detail: whole signature, doc, place, parent, how often it "
+                "is used, its members (kinds filter) and, on request, its source.",
     params=NodeParams, handler=map_node,
-    arguments="`id`, `include?` ⊆ source, doc, children",
-    returns="node with signature, doc, anchor, parent, in/out degree, hub; `source` (elided "
-            "last); `children` (· source order)",
+    arguments="`id`, `include?` ⊆ source, doc, children, `kinds?`, `offset?`, `detail?`",
+    returns="node with signature, doc, place, parent, in/out degree; `source` (elided last); "
+            "`children` (· source order; paged)",
+    example={"id": "py:src/app/models.py#User", "kinds": ["method"]},
 )
 MAP_NEIGHBORS = ToolSpec(
     name="map_neighbors",
-    description=(
-        "Follow the graph from one definition: what it calls, references, imports, inherits "
-        "or contains (out), and what does so to it (in), up to 3 hops, with call-site anchors."),
+    description="The graph around one definition: what it calls, references, imports, "
+                "inherits or contains (out) and what does so to it (in), up to 3 hops; e.g. "
+                "the importers of a module.",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
-              "`direction?` in/out/both, `depth?` 1–3",
-    returns="`neighbors` with edge kind, direction, hops, call-site anchor (· hub score)",
+              "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",
+    returns="`neighbors` with edge, direction, hops, site line (· hub score)",
+    example={"id": "py:src/app/models.py", "edgeKinds": ["imports"], "direction": "in"},
 )

@@ -1,21 +1,25 @@
 """The nav tools that find things: definition, references, hover. A language server answers
-when ``source`` lets it (``tools/live.py``); the map answers otherwise, saying why."""
+when ``source`` lets it (``tools/live.py``); the map answers otherwise, saying why.
+
+A symbol name that several definitions share (``padding``) is answered for each of them,
+best first, in one answer (up to ``MAX_CANDIDATES``)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from posixpath import dirname
 from typing import Any
 
 from pydantic import Field
 
-from codenav.envelope import Answer, Cut
+from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
 from codenav.store.read import MapReader, Node, RefHit
-from codenav.tools.base import CallContext, ToolSpec
+from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolSpec
 from codenav.tools.common import (
     FileFilter,
     Freshness,
@@ -23,10 +27,13 @@ from codenav.tools.common import (
     Located,
     SourceParam,
     TargetParams,
+    listed,
     locate,
+    scope_names,
     summary,
 )
 from codenav.tools.live import Live, ask_at, location_item, locations, position_request
+from codenav.tools.rows import MODULE, Detail, node_row, place, ref_row
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
@@ -34,23 +41,23 @@ __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declar
 
 _HOVER_CHARS = 4000
 _MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
-# A reference while grouping: (line, col, kind, id of the enclosing node or None).
-_Ref = tuple[int, int, str, int | None]
+# A reference while grouping: (line, col, kind, id of the enclosing node or None, name).
+_Ref = tuple[int, int, str, int | None, str]
 _ANY_MEMBER = re.compile(r"^(?:V:[^:]*:[^:]*::[^|]*\|)?A:([a-z0-9+]*)::")  # receiver unknown
-_SNIPPET_COST = 70  # characters a reference with its snippet costs, to read only what fits
-_REF_COST = 30  # fewest characters a reference costs: never build more than a budget holds
+_SNIPPET_COST = 70  # characters a reference with its code line costs, to read only what fits
+_REF_COST = 24  # fewest characters a reference costs: never build more than a budget holds
 
 
 class NavParams(TargetParams):
-    source: SourceParam = Field(default="auto", description="'auto': a language server when "
-                                "ready, else the map; 'lsp': only the server; 'map': only the map.")
+    source: SourceParam = Field(default="auto", description="auto | lsp | map")
+    detail: Detail = DetailParam()
 
 
 class ReferencesParams(NavParams):
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Path prefix ('src/') or glob ('**/test_*.py').")
-    includeDeclaration: bool = Field(default=False,
-                                     description="Also list the definition itself.")
+                                   description="Path prefix or glob")
+    includeDeclaration: bool = Field(default=False, description="List the definition too")
+    offset: int = OffsetParam()
 
 
 def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
@@ -74,167 +81,302 @@ def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
         hint="Its binding is in the enclosing function; map_outline shows the function.")
 
 
-def resolved(ws: Workspace, params: NavParams) -> tuple[MapReader, Located, Freshness]:
+def resolved(ws: Workspace, params: TargetParams) -> tuple[MapReader, Located, Freshness]:
     reader = ws.reader()
     fresh = Freshness(ws)
     located = locate(ws, reader, params, fresh)
     return reader, located, fresh
 
 
+def more_warning(located: Located) -> list[str]:
+    """The warning for definitions a name matched beyond those answered."""
+    if not located.more:
+        return []
+    return [f"{located.matches()} definitions match {located.name!r}; the best "
+            f"{located.matches() - located.more} are answered. Pass id or a qualified name "
+            f"('Class.{located.name}') to pick one."]
+
+
+# ------------------------------------------------------------------------- definition
+
 async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
-    live = await ask_at(ws, located, params.source, "definition", lambda target: position_request(
-        target, T.TEXT_DOCUMENT_DEFINITION, lambda uri: T.DefinitionParams(**target.at(uri))))
-    warnings = live.notes + located.warnings
     lines = Lines(ws.root)
-    if live.answered:
-        found = locations(live.result)
-        if found or located.node is None or params.source == "lsp":
-            cache: dict[str, Any] = {}
-            definitions = []
-            for uri, rng in found:
-                item = location_item(reader, ws, uri, rng, cache)
-                if not item.get("external"):
-                    item["snippet"] = lines.line(item["file"], item["line"])
-                definitions.append(item)
-            if not definitions:
-                warnings.append("the language server knows no definition here")
-            data = {"symbol": located.name, "definitions": definitions, "source": "lsp"}
-            cut = Cut("definitions", ("definitions",), "Pass a position to pick one")
-            return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
-        warnings.append("the language server found no definition; the map's answer follows")
-    nodes: list[Node] = [located.node] if located.node is not None else []
+    warnings = list(located.warnings)
+    if not located.others:  # a name shared by several definitions: the map lists them all
+        live = await ask_at(ws, located, params.source, "definition",
+                            lambda target: position_request(
+                                target, T.TEXT_DOCUMENT_DEFINITION,
+                                lambda uri: T.DefinitionParams(**target.at(uri))))
+        warnings = live.notes + warnings
+        if live.answered:
+            found = locations(live.result)
+            if found or located.node is None or params.source == "lsp":
+                definitions = [_lsp_definition(reader, ws, uri, rng, lines, params.detail)
+                               for uri, rng in found]
+                if not definitions:
+                    warnings.append("the language server knows no definition here")
+                data = {"symbol": located.name, "definitions": definitions, "source": "lsp"}
+                cut = Cut("definitions", ("definitions",), "Pass a position to pick one")
+                return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
+            warnings.append("the language server found no definition; the map's answer follows")
+    nodes: list[Node] = [c.node for c in located.each() if c.node is not None]
     guess = _ANY_MEMBER.match(located.key) if located.key else None
     if not nodes and guess is not None:
         nodes = [n for n in reader.nodes_named(located.name, 50)
                  if n.kind in _MEMBER_KINDS and _family(n.lang) == _family(guess.group(1))][:12]
         if nodes:
             warnings.append(f"{len(nodes)} members are named {located.name!r} and the "
-                            "receiver's type is unknown: all are listed, best hub first.")
+                            "receiver's type is unknown (a guess by name): all are listed, "
+                            "most used first.")
     if not nodes:
         raise _unresolved(reader, located)
     fresh.check({n.path for n in nodes})
     definitions = []
     for node in nodes:
-        item = summary(node, fresh)
-        item["anchor"]["snippet"] = lines.line(node.path, node.name_line)
+        item = listed(node, params.detail, fresh)
+        if params.detail == "full":
+            item["anchor"]["snippet"] = lines.line(node.path, node.name_line)
         definitions.append(item)
     data = {"symbol": located.name, "definitions": definitions, "source": "map"}
     cut = Cut("definitions", ("definitions",), "Pass an id to pick one")
-    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
+    return Answer(data, cuts=[cut], elide=("snippet",),
+                  warnings=warnings + more_warning(located) + fresh.warnings())
+
+
+def _lsp_definition(reader: MapReader, ws: Workspace, uri: str, rng: Any, lines: Lines,
+                    detail: Detail) -> Any:
+    """A definition a language server named: the map's node row where the map has it, else
+    its place and code line (``external`` outside the root)."""
+    item = location_item(reader, ws, uri, rng, {})
+    if not item.get("external"):
+        item["snippet"] = lines.line(item["file"], item["line"])
+    if detail == "full":
+        return item
+    node = reader.node(item["id"]) if "id" in item else None
+    if node is not None:
+        return node_row(node)
+    row = place(item["file"], item["line"], item["col"])
+    if item.get("external"):
+        return f"{row} (external)"
+    return f"{row} | {item['snippet']}" if item.get("snippet") else row
+
+
+# ------------------------------------------------------------------------- references
+
+@dataclass
+class _Refs:
+    """One definition's references as a page: per file, in rank order."""
+
+    total: int
+    files: int
+    shown: list[tuple[str, list[_Ref]]]  # (path, its references on this page)
+    guessed: int = 0  # of the total, matched by name alone (receiver type unknown)
+
+    def count(self) -> int:
+        return sum(len(refs) for _, refs in self.shown)
 
 
 async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
     files = FileFilter(params.fileFilter)
+    budget = params.tokenBudget or 2000
+    if located.others:
+        return _several(ws, reader, located, params, files, fresh)
     context = T.ReferenceContext(include_declaration=params.includeDeclaration)
     live = await ask_at(ws, located, params.source, "references", lambda target: position_request(
         target, T.TEXT_DOCUMENT_REFERENCES,
         lambda uri: T.ReferenceParams(**target.at(uri), context=context)), wide=True)
-    if live.answered:
-        return _lsp_references(ws, reader, params, located, live, files)
+    warnings = live.notes + located.warnings
     node = located.node
+    if live.answered:
+        lsp = _lsp_refs(ws, reader, live, files)
+        mapped = (_map_counts(reader, node, params.includeDeclaration, files)[0]
+                  if node is not None else Counter[str]())
+        if node is None or len(lsp.counts) >= len(mapped):
+            return _answer_lsp(ws, reader, params, located, lsp, warnings)
+        # The server saw fewer files than the map: its project configuration leaves some out.
+        missing = [path for path in mapped if path not in lsp.counts]
+        if lsp.total:
+            warnings.append(
+                f"the language server's references cover {len(lsp.counts)} file(s), the map's "
+                f"{len(mapped)}: those in the {len(missing)} file(s) it left out (outside its "
+                "project?) come from the map")
+            return _answer_lsp(ws, reader, params, located, lsp, warnings,
+                               _map_refs(reader, node, params, files, 0, 1 << 30, only=missing))
+        warnings.append(f"the language server found no references, the map {mapped.total()} "
+                        "(the server's project may leave these files out): the map's answer "
+                        "follows")
     if node is None:
         raise _unresolved(reader, located)
-    warnings = live.notes + located.warnings
+    room = max(12, budget * 4 // _REF_COST)
+    refs = _map_refs(reader, node, params, files, params.offset, room)
+    section = _section(ws, reader, listed(node, params.detail, fresh), refs, params.detail,
+                       fresh, budget)
+    data = {**section, "source": "map"}
+    cut = _refs_cut(refs, params.offset, Page("nav_references",
+                                                params.continuation(id=node.nid, symbol=None,
+                                                                    file=None, line=None,
+                                                                    col=None), params.offset),
+                    ("references", EVERY))
+    return Answer(data, cuts=[cut], elide=("snippet",),
+                  warnings=warnings + _guess_warning(refs.guessed) + fresh.warnings())
+
+
+def _several(ws: Workspace, reader: MapReader, located: Located, params: ReferencesParams,
+             files: FileFilter, fresh: Freshness) -> Answer:
+    """The references of every definition a shared name names, one section each (the map
+    answers: asking a server once per candidate would take too long)."""
+    budget = params.tokenBudget or 2000
+    room = max(12, budget * 4 // _REF_COST)
+    sections: list[dict[str, Any]] = []
+    omitted = guessed = 0
+    covered: set[int] = set()  # a property's setter is the same symbol as its getter
+    for candidate in located.each():
+        assert candidate.node is not None
+        if candidate.node.id in covered:
+            continue
+        covered.update(member.id for member in declarations_of(reader, candidate.node))
+        refs = _map_refs(reader, candidate.node, params, files, 0, room)
+        room = max(0, room - refs.count())
+        omitted += refs.total - refs.count()
+        guessed += refs.guessed
+        sections.append(_section(ws, reader, listed(candidate.node, params.detail, fresh), refs,
+                                 params.detail, fresh, budget // located.matches()))
+    data = {"symbol": located.name, "matches": located.matches(), "results": sections,
+            "source": "map"}
+    cut = Cut("references", ("results", EVERY, "references", EVERY),
+              "Pass id (or a qualified name) for one definition's references, paged",
+              omitted=omitted)
+    warnings = [f"{located.matches()} definitions are named {located.name!r}: the references "
+                "of each follow, best first", *more_warning(located)]
+    return Answer(data, cuts=[cut], elide=("snippet",),
+                  warnings=warnings + _guess_warning(guessed) + fresh.warnings())
+
+
+def _guess_warning(guessed: int) -> list[str]:
+    if not guessed:
+        return []
+    return [f"{guessed} of these references were matched by name only (the receiver's type is "
+            "unknown): check them, or pass source:'lsp'"]
+
+
+def _map_counts(reader: MapReader, node: Node, declaration: bool, files: FileFilter
+                ) -> tuple[Counter[str], dict[str, list[_Ref]], list[int], int | None]:
+    """Per-file counts of one definition's references (counted in SQL), the other
+    declarations to list with them, and what ``uses_in`` needs to read them."""
     declarations = declarations_of(reader, node)
     members = [member.id for member in declarations]
     calls_of = _constructed(node)
-    # Counted per file in SQL; only the files that fit the budget are read row by row.
     declared: dict[str, list[_Ref]] = defaultdict(list)  # other declarations (a setter …)
     for other in declarations:
-        if (other.id != node.id or params.includeDeclaration) and files(other.path):
-            declared[other.path].append((other.name_line, other.name_col, "declaration", None))
+        if (other.id != node.id or declaration) and files(other.path):
+            declared[other.path].append((other.name_line, other.name_col, "declaration",
+                                         other.parent_id, other.name))
     counts = Counter({path: count for path, count in
                       reader.uses_per_file(members, calls_of).items() if files(path)})
     for path, refs in declared.items():
         counts[path] += len(refs)
-
-    def refs_in(paths: list[str]) -> dict[str, list[_Ref]]:
-        found: dict[str, list[_Ref]] = {path: list(declared.get(path, ())) for path in paths}
-        seen: set[tuple[str, int, int]] = set()
-        for hit in reader.uses_in(members, calls_of, paths):
-            if (hit.path, hit.line, hit.col) not in seen:
-                seen.add((hit.path, hit.line, hit.col))
-                found[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id))
-        return found
-
-    total = sum(counts.values())
-    budget = params.tokenBudget or 2000
-    snippets = max(8, budget * 4 // _SNIPPET_COST)
-    shown = _grouped(counts, budget, refs_in)
-    scopes = reader.nodes_by_id({scope for _, refs in shown for *_, scope in refs
-                                 if scope is not None})
-    fresh.check({path for path, _ in shown})
-    lines = Lines(ws.root)
-    groups = []
-    for path, refs in shown:
-        items = []
-        for line, col, kind, scope_id in refs:
-            item: dict[str, Any] = {"line": line, "col": col, "kind": kind}
-            scope = scopes.get(scope_id) if scope_id is not None else None
-            if scope is not None and scope.qname:
-                item["in"] = scope.qname
-            if snippets > 0:
-                item["snippet"] = lines.line(path, line)
-                snippets -= 1
-            items.append(item)
-        groups.append(fresh.mark({"file": path, "count": counts[path], "refs": items}, path))
-    data = {"symbol": summary(node, fresh), "total": total, "files": len(counts),
-            "references": groups, "source": "map"}
-    cut = _references_cut(counts, groups, {"id": node.nid}, params.source)
-    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
+    return counts, declared, members, calls_of
 
 
-def _by_count(counts: Mapping[str, int]) -> list[str]:
-    """Files by reference count, then path."""
-    return sorted(counts, key=lambda path: (-counts[path], path))
+def _map_refs(reader: MapReader, node: Node, params: ReferencesParams, files: FileFilter,
+              offset: int, room: int, only: list[str] | None = None) -> _Refs:
+    """A page of the map's references of ``node``: files by reference count, then path;
+    ``offset`` references skipped, at most ``room`` read (row by row only for the files on
+    the page). ``only`` limits it to some files."""
+    counts, declared, members, calls_of = _map_counts(reader, node, params.includeDeclaration,
+                                                      files)
+    if only is not None:
+        counts = Counter({path: counts[path] for path in only if path in counts})
+    page = _page(counts, offset, room)
+    found: dict[str, list[_Ref]] = {path: list(declared.get(path, ())) for path, _, _ in page}
+    seen: set[tuple[str, int, int]] = set()
+    for hit in reader.uses_in(members, calls_of, list(found)):
+        if (hit.path, hit.line, hit.col) not in seen:
+            seen.add((hit.path, hit.line, hit.col))
+            found[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id, hit.name))
+    shown = [(path, sorted(found[path])[skip: skip + take]) for path, skip, take in page]
+    return _Refs(sum(counts.values()), len(counts), shown,
+                 reader.guessed_uses(members) if members else 0)
 
 
-def _grouped(counts: Mapping[str, int], budget: int,
-             refs_in: Callable[[list[str]], dict[str, list[_Ref]]]
-             ) -> list[tuple[str, list[_Ref]]]:
-    """Files by reference count, then path, with as many of their references (in order) as
-    a budget could hold; ``refs_in`` reads the references of the files that fit."""
-    room = max(12, budget * 4 // _REF_COST)
-    fitting: list[tuple[str, int]] = []
-    for path in _by_count(counts):
+def _page(counts: Mapping[str, int], offset: int, room: int) -> list[tuple[str, int, int]]:
+    """(path, skip, take) of each file on a page: files by count then path, the first
+    ``offset`` references skipped, at most ``room`` taken."""
+    out = []
+    for path in sorted(counts, key=lambda p: (-counts[p], p)):
         if room <= 0:
             break
-        fitting.append((path, min(counts[path], room)))
-        room -= counts[path]
-    found = refs_in([path for path, _ in fitting])
-    return [(path, sorted(found.get(path, ()))[:room_here]) for path, room_here in fitting]
+        if offset >= counts[path]:
+            offset -= counts[path]
+            continue
+        take = min(counts[path] - offset, room)
+        out.append((path, offset, take))
+        room -= take
+        offset = 0
+    return out
 
 
-def _references_cut(counts: Mapping[str, int], groups: list[dict[str, Any]],
-                    target: dict[str, Any], source: str) -> Cut:
-    """How a references answer is cut: leaves of the file groups; the follow-up call scopes
-    ``target``'s references to the folder of the first reference dropped (or file left out)."""
-    listed = {g["file"] for g in groups}
-    unshown = next((path for path in _by_count(counts) if path not in listed), None)
+def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail: Detail,
+             fresh: Freshness, budget: int) -> dict[str, Any]:
+    """One symbol's references as shown: rows per file (objects with ``detail`` full)."""
+    scopes = scope_names(reader, {scope for _, page in refs.shown for _, _, _, scope, _ in page
+                                  if scope is not None})
+    fresh.check({path for path, _ in refs.shown})
+    lines = Lines(ws.root)
+    snippets = max(8, budget * 4 // _SNIPPET_COST)
+    kinds = Counter(kind for _, page in refs.shown for _, _, kind, _, _ in page)
+    common = kinds.most_common(1)[0][0] if kinds else "call"
+    grouped: dict[str, list[Any]] = {}
+    for path, page in refs.shown:
+        items: list[Any] = []
+        for line, col, kind, scope_id, name in page:
+            code = lines.line(path, line) if snippets > 0 else None
+            snippets -= 1
+            scope = scopes.get(scope_id, MODULE) if scope_id is not None else MODULE
+            if detail == "full":
+                item: dict[str, Any] = {"line": line, "col": col, "kind": kind, "in": scope}
+                if code is not None:
+                    item["snippet"] = code
+                items.append(item)
+            else:
+                items.append(ref_row(line, col, kind, scope, code, name, common))
+        grouped[path + (" (stale)" if path in fresh.stale and detail != "full" else "")] = items
+    out: dict[str, Any] = {"symbol": symbol, "total": refs.total, "files": refs.files}
+    if detail != "full":
+        out["refKind"] = common
+    if detail == "full" and fresh.stale:
+        out["staleFiles"] = sorted(p for p, _ in refs.shown if p in fresh.stale)
+    out["references"] = grouped
+    return out
 
-    def narrower(dropped: list[Any]) -> dict[str, Any] | None:
-        first = next((g["file"] for g in groups if dropped and
-                      any(r is dropped[0] for r in g["refs"])), unshown)
-        if first is None:
-            return None
-        folder = dirname(first)
-        return {"tool": "nav_references",
-                "args": {**target, "fileFilter": f"{folder}/" if folder else first,
-                         "source": source}}
 
-    return Cut("references", ("references",), "Pass fileFilter:'<folder>/' to scope results",
-               shape="groups", children="refs", next=narrower,
-               omitted=sum(counts.values()) - sum(len(g["refs"]) for g in groups))
+def _refs_cut(refs: _Refs, offset: int, page: Page | None, path: tuple[str, ...]) -> Cut:
+    """How a page of references is cut: its rows in order, continued by ``page``; the
+    note's narrowing step scopes to the folder of the first file."""
+    first = refs.shown[0][0] if refs.shown else ""
+    folder = dirname(first)
+    hint = f"Pass fileFilter:'{folder}/' to scope results" if folder else \
+        "Pass fileFilter:'<folder>/' to scope results"
+    return Cut("references", path, hint, page=page,
+               omitted=max(0, refs.total - offset - refs.count()))
 
 
-def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
-                    located: Located, live: Live, files: FileFilter) -> Answer:
-    """The server's references, grouped like the map's, with the map's kind and enclosing
-    definition where the map has that reference too."""
+@dataclass
+class _LspRefs:
+    by_file: dict[str, list[_Ref]]
+    counts: dict[str, int]
+    external: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def _lsp_refs(ws: Workspace, reader: MapReader, live: Live, files: FileFilter) -> _LspRefs:
     by_file: dict[str, list[_Ref]] = defaultdict(list)
     external = 0
     for uri, rng in locations(live.result):
@@ -243,41 +385,53 @@ def _lsp_references(ws: Workspace, reader: MapReader, params: ReferencesParams,
             external += 1
             continue
         if files(item["file"]):
-            by_file[item["file"]].append((item["line"], item["col"], "reference", None))
-    counts = {path: len(refs) for path, refs in by_file.items()}
-    total = sum(counts.values())
-    shown = _grouped(counts, params.tokenBudget or 2000, lambda _paths: by_file)
-    lines = Lines(ws.root)
-    snippets = max(8, (params.tokenBudget or 2000) * 4 // _SNIPPET_COST)
-    groups: list[dict[str, Any]] = []
-    for path, refs in shown:
-        stat = reader.file(path)
-        items = []
-        for line, col, kind, _ in refs:
-            entry: dict[str, Any] = {"line": line, "col": col, "kind": kind}
-            hit = reader.ref_at(stat.id, line, col) if stat is not None else None
-            if hit is not None:
-                entry["kind"] = hit[1]
-            scope = reader.enclosing(stat.id, line) if stat is not None else None
-            if scope is not None and scope.qname:
-                entry["in"] = scope.qname
-            if snippets > 0:
-                entry["snippet"] = lines.line(path, line)
-                snippets -= 1
-            items.append(entry)
-        groups.append({"file": path, "count": len(by_file[path]), "refs": items})
-    symbol: dict[str, Any] = ({"id": located.node.nid, "kind": located.node.kind}
-                              if located.node is not None else {"name": located.name})
-    data = {"symbol": symbol, "total": total, "files": len(by_file), "references": groups,
-            "source": "lsp"}
-    warnings = list(located.warnings)
-    if external:
-        warnings.append(f"{external} reference(s) outside the root are not listed")
-    target: dict[str, Any] = ({"id": located.node.nid} if located.node is not None else
-                              {"file": located.path, "line": located.line, "col": located.col})
-    cut = _references_cut(counts, groups, target, params.source)
-    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
+            by_file[item["file"]].append((item["line"], item["col"], "reference", None, ""))
+    return _LspRefs(by_file, {path: len(refs) for path, refs in by_file.items()}, external)
 
+
+def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, located: Located,
+                lsp: _LspRefs, warnings: list[str], extra: _Refs | None = None) -> Answer:
+    """The server's references, shown like the map's (with the map's kind and enclosing
+    definition where the map has that reference too); ``extra`` are the map's references
+    in files the server did not cover."""
+    by_file = dict(lsp.by_file)
+    if extra is not None:
+        for path, page in extra.shown:
+            by_file[path] = page
+    counts = {path: len(refs) for path, refs in by_file.items()}
+    budget = params.tokenBudget or 2000
+    shown: list[tuple[str, list[_Ref]]] = []
+    for path, skip, take in _page(counts, params.offset, max(12, budget * 4 // _REF_COST)):
+        stat = reader.file(path)
+        refs = []
+        for ref in sorted(by_file[path])[skip: skip + take]:
+            line, col, kind, scope, name = ref
+            hit = reader.ref_at(stat.id, line, col) if stat is not None else None
+            if scope is None and stat is not None:
+                around = reader.enclosing(stat.id, line)
+                scope = around.id if around is not None else None
+            refs.append((line, col, hit[1] if hit else kind, scope, hit[0] if hit else name))
+        shown.append((path, refs))
+    refs_page = _Refs(sum(counts.values()), len(counts), shown)
+    fresh = Freshness(ws)
+    node = located.node
+    symbol = (listed(node, params.detail, fresh) if node is not None else
+              located.name if params.detail != "full" else {"name": located.name})
+    section = _section(ws, reader, symbol, refs_page, params.detail, fresh, budget)
+    if lsp.external:
+        warnings.append(f"{lsp.external} reference(s) outside the root are not listed")
+    target: dict[str, Any] = {"symbol": None, "id": None, "file": None, "line": None,
+                              "col": None}
+    target.update({"id": node.nid} if node is not None else
+                  {"file": located.path, "line": located.line, "col": located.col})
+    cut = _refs_cut(refs_page, params.offset,
+                    Page("nav_references", params.continuation(**target), params.offset),
+                    ("references", EVERY))
+    data = {**section, "source": "lsp" if extra is None else "lsp+map"}
+    return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings + fresh.warnings())
+
+
+# ------------------------------------------------------------------------------ hover
 
 def _hover_text(result: Any) -> str:
     """Plain text of a Hover's contents, whatever shape they come in."""
@@ -300,13 +454,21 @@ def _hover_text(result: Any) -> str:
 async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located, fresh = resolved(ws, params)
+    if located.others:
+        results = [_map_hover(reader, c.node, params.detail, fresh) for c in located.each()
+                   if c.node is not None]
+        fresh.check({c.node.path for c in located.each() if c.node is not None})
+        data: dict[str, Any] = {"symbol": located.name, "matches": located.matches(),
+                                "results": results, "source": "map"}
+        return Answer(data, cuts=[Cut("definitions", ("results",), "Pass id to pick one")],
+                      warnings=more_warning(located) + fresh.warnings())
     live = await ask_at(ws, located, params.source, "hover", lambda target: position_request(
         target, T.TEXT_DOCUMENT_HOVER, lambda uri: T.HoverParams(**target.at(uri))))
     warnings = live.notes + located.warnings
     if live.answered:
         text = _hover_text(live.result)
         if text or located.node is None or params.source == "lsp":
-            data: dict[str, Any] = {"symbol": located.name, "hover": text, "source": "lsp"}
+            data = {"symbol": located.name, "hover": text, "source": "lsp"}
             if located.node is not None:
                 data["id"] = located.node.nid
             if not text:
@@ -317,16 +479,37 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     if node is None:
         raise _unresolved(reader, located)
     fresh.check({node.path})
-    item = summary(node, fresh)
-    item["qualifiedName"] = node.qname
-    if node.doc:
-        item["doc"] = node.doc
-    parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
-    if parent is not None and parent.kind != "module":
-        item["parent"] = parent.nid
-    data = {"symbol": located.name, "hover": item, "source": "map"}
+    data = {"symbol": located.name, "hover": _map_hover(reader, node, params.detail, fresh),
+            "source": "map"}
     return Answer(data, warnings=warnings + fresh.warnings())
 
+
+def _map_hover(reader: MapReader, node: Node | None, detail: Detail,
+               fresh: Freshness) -> dict[str, Any]:
+    """What the map knows of a definition: its whole signature, kind, place, first doc line
+    and parent."""
+    assert node is not None
+    parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
+    if detail == "full":
+        item = summary(node, fresh)
+        item["qualifiedName"] = node.qname
+        if node.doc:
+            item["doc"] = node.doc
+        if parent is not None and parent.kind != "module":
+            item["parent"] = parent.nid
+        return item
+    out: dict[str, Any] = {"id": node.nid, "kind": node.kind,
+                           "at": place(node.path, node.name_line, node.name_col)}
+    if node.signature:
+        out["signature"] = node.signature
+    if node.doc:
+        out["doc"] = node.doc
+    if parent is not None and parent.kind != "module":
+        out["parent"] = parent.nid
+    return fresh.mark(out, node.path)
+
+
+# ---------------------------------------------------------------------- shared lookups
 
 def _family(code: str) -> str:
     """The language family of a language code (TypeScript, TSX and JavaScript are one)."""
@@ -371,31 +554,30 @@ def references_of(reader: MapReader, node: Node) -> list[RefHit]:
 
 NAV_DEFINITION = ToolSpec(
     name="nav_definition",
-    description=(
-        "Go to the definition of the symbol at a position (file + line + col), of a name "
-        "('Session.request') or of a node id. Resolves imports, re-exports, self/cls members, "
-        "inherited members and annotated or constructed types."),
+    description="Where a symbol is defined: from a use (file+line+col), a name or an id. "
+                "Follows imports, re-exports, inherited members and typed receivers.",
     params=NavParams, handler=nav_definition,
-    arguments="id or position, `source?` auto/lsp/map",
-    returns="`definitions` (anchors + ids)",
+    arguments="id or position, `source?` auto/lsp/map, `detail?`",
+    returns="`definitions` (node rows)",
+    example={"file": "src/app/views.py", "line": 12, "col": 9},
 )
 NAV_HOVER = ToolSpec(
     name="nav_hover",
-    description=(
-        "What a symbol is (by id, position or name): a language server's hover — type, "
-        "signature and documentation — or, from the map, its signature, kind, qualified name "
-        "and first doc line."),
+    description="What a symbol is: whole signature or type, first doc line, parent. Use it "
+                "for a function's parameters instead of reading its body.",
     params=NavParams, handler=nav_hover,
-    arguments="id or position, `source?`",
+    arguments="id or position, `source?`, `detail?`",
     returns="signature/type, doc",
+    example={"symbol": "Session.request"},
 )
 NAV_REFERENCES = ToolSpec(
     name="nav_references",
-    description=(
-        "Every place that uses a definition (given by id, position or name), grouped by file, "
-        "files with most uses first, each with its line, column, kind (call, import, "
-        "inheritance …) and enclosing definition. Scope with fileFilter."),
+    description="Every use of a definition, grouped by file (most uses first), each with its "
+                "line, enclosing function and code. The precise grep: no comments, strings "
+                "or namesakes.",
     params=ReferencesParams, handler=nav_references,
-    arguments="id or position, `fileFilter?`, `includeDeclaration?`, `source?`",
-    returns="total, `references` grouped by file (· files by reference count, then path)",
+    arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
+              "`detail?`",
+    returns="total, `references` by file (· files by reference count, then path)",
+    example={"symbol": "Session.request", "fileFilter": "src/"},
 )

@@ -13,7 +13,8 @@ from codenav.tools.map_tools import MAP_NEIGHBORS, MAP_NODE, MAP_OUTLINE, MAP_OV
 from codenav.tools.nav_tools import NAV_DEFINITION, NAV_HOVER, NAV_REFERENCES
 from codenav.tools.status import MAP_REBUILD, MAP_STATUS
 
-__all__ = ["README_BEGIN", "README_END", "TOOLS", "by_name", "input_schema", "render_table"]
+__all__ = ["README_BEGIN", "README_END", "SHARED_ARGUMENTS", "TOOLS", "by_name", "input_schema",
+           "render_table"]
 
 TOOLS: tuple[ToolSpec, ...] = (
     MAP_STATUS, MAP_REBUILD, MAP_OVERVIEW, MAP_SEARCH, MAP_OUTLINE, MAP_NODE, MAP_NEIGHBORS,
@@ -31,17 +32,70 @@ def by_name(name: str) -> ToolSpec | None:
     return _BY_NAME.get(name)
 
 
+# Bounds that only guard the server (an agent never comes near them): left out of the
+# schema an agent reads, still enforced when arguments are validated.
+_GUARD_LENGTH = 1000
+_GUARD_NUMBER = 1 << 31
+
+
+# Arguments several tools share: what they mean is said once (the server's instructions,
+# `codenav call TOOL --help`, docs/tools.md), not in every tool's schema.
+SHARED_ARGUMENTS: dict[str, str] = {
+    "id": "a node id from any answer, e.g. 'py:src/app/models.py#User.save'",
+    "file": "a path relative to the root (with line: a position)",
+    "line": "1-based line (with file)",
+    "col": "1-based UTF-16 column (with file); omitted: the symbol on that line",
+    "symbol": "a name or qualified name ('Session.request'); a name several definitions "
+              "share is answered for each of them",
+    "source": "'auto' (default): a language server when it is ready, else the map at once; "
+              "'lsp': only the server; 'map': only the map",
+    "detail": "'compact' (default): one row of text per item; 'full': objects with every "
+              "field (columns, hub scores, whole signatures)",
+    "offset": "skip this many items: dropped.next sets it to continue a cut list",
+    "tokenBudget": "the largest answer in tokens (chars/4): default 2000, 100-10000",
+}
+
+
 def input_schema(tool: ToolSpec) -> dict[str, Any]:
-    """The tool's JSON Schema, as MCP's ``inputSchema``."""
+    """The tool's JSON Schema, as MCP's ``inputSchema``: as short as it can be without losing
+    meaning (optional arguments as their plain type; no titles; no bounds that only guard the
+    server; shared arguments described once, in the instructions), since every agent session
+    pays for it. Validation still uses the full model."""
     schema = tool.params.model_json_schema()
-    schema.pop("title", None)
-    properties = schema.get("properties", {})
-    for prop in properties.values():
-        prop.pop("title", None)
-    # The shared budget argument reads best last.
-    schema["properties"] = dict(sorted(properties.items(), key=lambda kv: kv[0] == "tokenBudget"))
-    schema["additionalProperties"] = False
-    return schema
+    properties = {name: _compact(prop, shared=name in SHARED_ARGUMENTS)
+                  for name, prop in schema.get("properties", {}).items()}
+    # The shared arguments read best last.
+    order = {"source": 1, "detail": 2, "offset": 3, "tokenBudget": 4}
+    out: dict[str, Any] = {"type": "object", "properties": dict(
+        sorted(properties.items(), key=lambda kv: order.get(kv[0], 0)))}
+    if schema.get("required"):
+        out["required"] = schema["required"]
+    return out
+
+
+def _compact(prop: dict[str, Any], shared: bool = False) -> dict[str, Any]:
+    """One property's schema: ``X | None`` as ``X``, no title, no null default, no guard;
+    a shared argument without its description and default."""
+    variants = [v for v in prop.get("anyOf", []) if v.get("type") != "null"]
+    base = dict(variants[0]) if len(variants) == 1 else {k: v for k, v in prop.items()
+                                                         if k == "anyOf"}
+    for key, value in prop.items():
+        if key not in ("anyOf", "title"):
+            base[key] = value
+    if base.get("default", 0) is None or shared:
+        base.pop("default", None)
+    if shared:
+        base.pop("description", None)
+    if "enum" in base:
+        base.pop("type", None)
+    for key in ("maxLength", "maxItems", "minLength"):
+        if key == "minLength" or base.get(key, 0) >= _GUARD_LENGTH or shared:
+            base.pop(key, None)
+    if base.get("maximum", 0) >= _GUARD_NUMBER:
+        del base["maximum"]
+    if isinstance(base.get("items"), dict):
+        base["items"] = _compact(base["items"])
+    return base
 
 
 def render_table() -> str:

@@ -25,10 +25,10 @@ class StatusParams(ToolParams):
 
 
 class RebuildParams(ToolParams):
-    full: bool = Field(default=False, description="Re-parse every file, not just changed ones.")
+    full: bool = Field(default=False, description="Re-parse every file")
     paths: list[str] | None = Field(
         default=None, max_length=1000,
-        description="Only these repo-relative files or folders (e.g. ['src/app']).")
+        description="Only these files or folders")
 
 
 def _servers(ws: Workspace) -> dict[str, Any]:
@@ -71,7 +71,7 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
     try:
         reader = ws.reader()
     except MapNotBuilt as exc:
-        data.update(built=False, building=build.running, reason=exc.message)
+        data.update(built=False, building=build.running, reason=exc.message, hint=exc.hint)
     else:
         meta = reader.meta()
         stale = ws.changed_on_disk()
@@ -129,10 +129,8 @@ async def map_rebuild(ws: Workspace, params: RebuildParams, ctx: CallContext) ->
 
 MAP_STATUS = ToolSpec(
     name="map_status",
-    description=(
-        "State of the code map: root, whether it is built, files by language and status, "
-        "node/edge/reference counts, the last build (when, ms, mode), files changed on disk "
-        "since (stale), the file watcher and language servers. Call this first."),
+    description="Is the map built and fresh: files by language, counts, last build, stale "
+                "files, watcher and language servers.",
     params=StatusParams,
     handler=map_status,
     arguments="—",
@@ -142,13 +140,12 @@ MAP_STATUS = ToolSpec(
 
 MAP_REBUILD = ToolSpec(
     name="map_rebuild",
-    description=(
-        "Refresh the code map now: changed files are re-parsed (full: every file), deleted "
-        "ones removed; paths limits it to some files or folders. Sends progress "
-        "notifications. Use after large edits or when map_status shows stale files."),
+    description="Re-index changed files now (full: every file; paths: only some). Rarely "
+                "needed: answers refresh the files they touch.",
     params=RebuildParams,
     handler=map_rebuild,
     arguments="`full?`, `paths?`",
     returns="parsed/unchanged/removed counts, `failed` (· path), ms",
     read_only=False,
+    example={"paths": ["src/app"]},
 )

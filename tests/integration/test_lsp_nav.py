@@ -22,6 +22,7 @@ import pytest
 from codenav.index.pipeline import index_tree
 from codenav.lsp.servers import families, find_command
 from codenav.tools.dispatch import call_tool
+from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES
 from tests.unit.lsp.test_client import alive
@@ -69,28 +70,34 @@ def shop(tmp_path: Path) -> Iterator[Workspace]:
 
 
 def refs_of(envelope: dict[str, Any]) -> set[tuple[str, int, int]]:
-    return {(group["file"], ref["line"], ref["col"])
-            for group in envelope["data"]["references"] for ref in group["refs"]}
+    """(file, line, col) of each reference of a ``detail: "full"`` answer."""
+    return {(path, ref["line"], ref["col"])
+            for path, refs in envelope["data"]["references"].items() for ref in refs}
 
 
 def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
     found = call(shop, "nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24,
                                           "source": "lsp"})
     assert found["ok"] and found["data"]["source"] == "lsp"
-    assert [d.get("id") for d in found["data"]["definitions"]] == [
+    assert [parse_node_row(d).id for d in found["data"]["definitions"]] == [
         "py:src/shop/models.py#Order.total"]
 
-    refs = call(shop, "nav_references", {"symbol": "Base.save", "source": "lsp"})
+    refs = call(shop, "nav_references", {"symbol": "Base.save", "source": "lsp",
+                                         "detail": "full"})
     assert refs["data"]["source"] == "lsp"
     assert refs_of(refs) == {("src/shop/models.py", 36, 17), ("src/shop/models.py", 44, 24),
                              ("src/shop/cli.py", 11, 24)}
     # the map knows these uses too: their kinds and enclosing definitions come along
-    kinds = {(g["file"], r["line"], r["kind"], r.get("in"))
-             for g in refs["data"]["references"] for r in g["refs"]}
+    kinds = {(path, r["line"], r["kind"], r.get("in"))
+             for path, rows in refs["data"]["references"].items() for r in rows}
     assert ("src/shop/cli.py", 11, "call", "main") in kinds
     # ... and the map agrees with the server here
-    static = call(shop, "nav_references", {"symbol": "Base.save", "source": "map"})
+    static = call(shop, "nav_references", {"symbol": "Base.save", "source": "map",
+                                           "detail": "full"})
     assert refs_of(static) == refs_of(refs)
+    compact = call(shop, "nav_references", {"symbol": "Base.save", "source": "lsp"})
+    assert compact["data"]["references"]["src/shop/cli.py"] == [
+        "11 main | shop.models.Base().save()"]
 
     hover = call(shop, "nav_hover", {"symbol": "Order.add", "source": "lsp"})
     assert "def add" in hover["data"]["hover"] and "Product" in hover["data"]["hover"]
@@ -99,8 +106,8 @@ def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
                                               "direction": "incoming", "depth": 2})
     assert calls["data"]["source"] == "lsp"
     (save,) = calls["data"]["calls"]
-    assert save["id"] == "py:src/shop/models.py#Base.save"
-    assert {c.get("id") for c in save["children"]} >= {"py:src/shop/cli.py#main"}
+    assert save["call"].startswith("py:src/shop/models.py#Base.save method 10 at:11")
+    assert {parse_node_row(c).id for c in save["children"]} >= {"py:src/shop/cli.py#main"}
 
     rename = call(shop, "nav_rename_preview", {"symbol": "Base.save", "newName": "persist",
                                                "source": "lsp"})
@@ -110,14 +117,21 @@ def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
     diagnostics = call(shop, "nav_diagnostics", {"file": "scripts/legacy.py", "source": "lsp"})
     assert diagnostics["data"]["source"] == "lsp"
     assert diagnostics["data"]["counts"].get("error", 0) >= 1
-    assert all(d["source"] == "basedpyright" for d in diagnostics["data"]["diagnostics"])
+    full = call(shop, "nav_diagnostics", {"file": "scripts/legacy.py", "source": "lsp",
+                                          "detail": "full"})
+    assert all(d["source"] == "basedpyright" for d in full["data"]["diagnostics"])
+    assert len(full["data"]["diagnostics"]) == len(diagnostics["data"]["diagnostics"])
 
     # basedpyright has no type hierarchy: 'lsp' says so, 'auto' answers from the map
     types = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes",
                                               "source": "lsp"})
     assert types["error"]["code"] == "LSP_UNAVAILABLE"
     types = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes"})
-    assert types["data"]["source"] == "map" and "approximate" in types["warnings"][0]
+    assert types["data"]["source"] == "map"
+    assert types["warnings"] == ["source:'map' for type hierarchy because basedpyright does "
+                                 "not provide type hierarchy"]
+    again = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes"})
+    assert again["data"]["source"] == "map" and again["warnings"] == []  # said once
 
     status = call(shop, "map_status", {})
     (server,) = status["data"]["lsp"]["servers"]
@@ -142,7 +156,8 @@ def test_jedi_language_server_by_configuration(tmp_path: Path) -> None:
         found = call(ws, "nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24,
                                             "source": "lsp"})
         assert found.get("data", {}).get("source") == "lsp", found
-        assert found["data"]["definitions"][0]["id"] == "py:src/shop/models.py#Order.total"
+        assert parse_node_row(found["data"]["definitions"][0]).id == \
+            "py:src/shop/models.py#Order.total"
         status = call(ws, "map_status", {})
         assert status["data"]["lsp"]["servers"][0]["server"] == "jedi-language-server"
     finally:
@@ -157,11 +172,28 @@ def test_typescript_language_server(tmp_path: Path) -> None:
         found = call(ws, "nav_definition", {"file": "src/main.ts", "line": 12, "col": 29,
                                             "source": "lsp"})
         assert found["data"]["source"] == "lsp"
-        assert found["data"]["definitions"][0]["id"] == "ts:src/app/models.ts#User.greet"
-        refs = call(ws, "nav_references", {"symbol": "User.label", "source": "lsp"})
+        assert parse_node_row(found["data"]["definitions"][0]).id == \
+            "ts:src/app/models.ts#User.greet"
+        refs = call(ws, "nav_references", {"symbol": "User.label", "source": "lsp",
+                                           "detail": "full"})
         assert ("src/app/avatar.tsx", 4, 25) in refs_of(refs)  # in a .tsx file
         hover = call(ws, "nav_hover", {"symbol": "Registry.find", "source": "lsp"})
         assert "find(id: number): User" in hover["data"]["hover"]
+    finally:
+        ws.close()
+
+
+def test_a_lazily_loading_server_loads_without_being_asked(tmp_path: Path) -> None:
+    # tsserver loads its project only once a file is open: started in the background, it
+    # gets the map's most central file at once, so it is ready before the first question
+    # (it used to stay "warming" until WARM_LIMIT, 120 s, and `auto` answered from the map).
+    require("typescript")
+    ws = Workspace(repo("web", tmp_path), lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "ts", {"ready"}, timeout=60.0)
+        refs = call(ws, "nav_references", {"symbol": "User.label"})
+        assert refs["data"]["source"] == "lsp", refs
     finally:
         ws.close()
 

@@ -45,8 +45,15 @@ async def test_in_process_tools_and_envelopes(tmp_path: Path) -> None:
         by_name = {t.name: t for t in listed}
         assert by_name["map_status"].annotations.read_only_hint is True
         assert by_name["map_rebuild"].annotations.read_only_hint is False
-        assert by_name["map_rebuild"].input_schema["additionalProperties"] is False
         assert "tokenBudget" in by_name["map_status"].input_schema["properties"]
+        # What every agent session pays for the tool list: at most 12,000 characters (~3k
+        # tokens) of the JSON sent, with every argument of every tool in it.
+        sent = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True)
+                           for t in listed], separators=(",", ":"), ensure_ascii=False)
+        assert len(sent) <= 12_000, len(sent)
+        for spec in TOOLS:
+            assert set(by_name[spec.name].input_schema["properties"]) == set(
+                spec.params.model_fields), spec.name
 
         rebuilt = envelope_of(await client.call_tool("map_rebuild", {"full": True}))
         assert rebuilt["ok"] and rebuilt["data"]["parsed"] == 2
@@ -138,6 +145,6 @@ async def test_tools_answer_map_not_built_while_the_first_build_runs(tmp_path: P
                 while not ws.build.done.is_set():
                     await anyio.sleep(0.02)
             found = envelope_of(await client.call_tool("map_search", {"query": "Engine"}))
-            assert found["data"]["results"][0]["id"] == "py:app/core.py#Engine"
+            assert found["data"]["results"][0].startswith("py:app/core.py#Engine class ")
     finally:
         blocker.close()

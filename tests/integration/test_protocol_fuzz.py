@@ -248,7 +248,7 @@ def test_a_valid_call_after_all_that(server: Server) -> None:
         if found["ok"] or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    assert found["ok"] and found["data"]["results"][0]["id"] == "py:app/core.py#helper"
+    assert found["ok"] and found["data"]["results"][0].startswith("py:app/core.py#helper ")
 
 
 # --------------------------------------------------------------------------- shutdown (L8)
@@ -366,7 +366,7 @@ def test_mcp_inspector_cli_lists_and_calls_the_tools(tmp_path: Path) -> None:
                             "map_search", "--tool-arg", "query=helper"],
                            capture_output=True, text=True, timeout=120, check=True)
     envelope = json.loads(found.stdout)["structuredContent"]
-    assert envelope["ok"] and envelope["data"]["results"][0]["id"] == "py:app/core.py#helper"
+    assert envelope["ok"] and envelope["data"]["results"][0].startswith("py:app/core.py#helper ")
 
 
 def _peak_rss_kb(pid: int) -> int:

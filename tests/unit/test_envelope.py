@@ -10,10 +10,13 @@ from hypothesis import strategies as st
 
 from codenav.envelope import (
     DEFAULT_BUDGET,
+    EVERY,
     MAX_BUDGET,
     MIN_BUDGET,
     Answer,
     Cut,
+    Page,
+    Tier,
     clamp_budget,
     failure,
     success,
@@ -28,7 +31,7 @@ def used_of(env: dict[str, Any]) -> int:
 
 def check_invariants(env: dict[str, Any], requested: int) -> None:
     assert env["tokenBudget"]["requested"] == requested
-    assert env["tokenBudget"]["max"] == MAX_BUDGET
+    assert set(env["tokenBudget"]) == {"requested", "used"}
     assert env["tokenBudget"]["used"] == used_of(env) <= requested
     assert env["truncated"] is ("dropped" in env)
     assert list(env)[:2] in (["ok", "data"], ["ok", "error"])
@@ -38,16 +41,15 @@ def check_invariants(env: dict[str, Any], requested: int) -> None:
 def test_a_small_answer_is_sent_whole() -> None:
     env = success(Answer({"results": [1, 2, 3]}), DEFAULT_BUDGET)
     assert env == {"ok": True, "data": {"results": [1, 2, 3]},
-                   "tokenBudget": {"requested": 2000, "used": used_of(env), "max": 10000},
+                   "tokenBudget": {"requested": 2000, "used": used_of(env)},
                    "truncated": False, "warnings": []}
     assert to_json(env).startswith('{"ok":true,"data":{"results":[1,2,3]},"tokenBudget":')
 
 
-def test_a_long_list_keeps_its_best_prefix_and_says_how_to_narrow() -> None:
+def test_a_long_list_keeps_its_best_prefix_and_says_how_to_continue() -> None:
     refs = [{"file": f"src/m{i}.py", "line": i, "col": 1} for i in range(500)]
     cut = Cut("references", ("references",), "Pass fileFilter:'src/' to scope results",
-              next=lambda dropped: {"tool": "nav_references",
-                                    "args": {"fileFilter": dropped[0]["file"]}})
+              page=Page("nav_references", {"id": "py:a.py#f"}))
     env = success(Answer({"total": 500, "references": refs}, cuts=[cut]), 800)
     check_invariants(env, 800)
     kept = env["data"]["references"]
@@ -57,8 +59,9 @@ def test_a_long_list_keeps_its_best_prefix_and_says_how_to_narrow() -> None:
     assert dropped["kind"] == "references" and dropped["count"] == 500 - len(kept)
     assert dropped["note"] == (f"Dropped {500 - len(kept)} references to fit tokenBudget=800. "
                                "Pass fileFilter:'src/' to scope results, or raise tokenBudget.")
+    # The next call continues right after what was sent: nothing is sent twice.
     assert dropped["next"] == {"tool": "nav_references",
-                               "args": {"fileFilter": refs[len(kept)]["file"]}}
+                               "args": {"id": "py:a.py#f", "offset": len(kept)}}
     # The largest prefix: the same answer with one more item would be over the budget.
     one_more = dict(env, data={"total": 500, "references": refs[: len(kept) + 1]})
     one_more["dropped"] = dict(dropped, count=dropped["count"] - 1,
@@ -71,7 +74,7 @@ def test_grouped_references_drop_leaves_then_empty_groups() -> None:
     groups = [{"file": f"f{g}.py", "count": 30,
                "refs": [{"line": i, "col": 5, "snippet": "x" * 20} for i in range(30)]}
               for g in range(10)]
-    cut = Cut("references", ("references",), "Pass fileFilter", shape="groups", children="refs")
+    cut = Cut("references", ("references", EVERY, "refs"), "Pass fileFilter")
     env = success(Answer({"references": groups}, cuts=[cut]), 600)
     check_invariants(env, 600)
     kept = env["data"]["references"]
@@ -87,7 +90,7 @@ def test_tree_drops_deepest_nodes_first() -> None:
     symbols = [{"name": f"C{i}", "children": [
         {"name": f"C{i}.m{j}", "children": [{"name": f"C{i}.m{j}.x{k}"} for k in range(5)]}
         for j in range(5)]} for i in range(8)]
-    cut = Cut("symbols", ("symbols",), "Ask for one class with map_node", shape="tree")
+    cut = Cut("symbols", ("symbols",), "Ask for one class with map_node", tree=True)
     env = success(Answer({"symbols": symbols}, cuts=[cut]), 400)
     check_invariants(env, 400)
     kept = env["data"]["symbols"]
@@ -149,7 +152,7 @@ def test_failure_envelope_shape_and_tiny_budgets() -> None:
                                           "message": "pyright-langserver not found on PATH.",
                                           "language": "py",
                                           "hint": "Install it: npm install -g pyright."},
-                   "tokenBudget": {"requested": 2000, "used": used_of(env), "max": 10000},
+                   "tokenBudget": {"requested": 2000, "used": used_of(env)},
                    "truncated": False, "warnings": []}
     loud = failure(BadArgs("m" * 50_000, hint="h" * 50_000), MIN_BUDGET, ["w" * 900] * 9)
     check_invariants(loud, MIN_BUDGET)
@@ -168,15 +171,23 @@ JSON = st.recursive(
 @given(items=st.lists(JSON, max_size=400), extra=JSON,
        budget=st.integers(MIN_BUDGET, MAX_BUDGET),
        warnings=st.lists(st.text(max_size=400), max_size=4),
-       shape=st.sampled_from(["list", "groups", "tree"]))
+       shape=st.sampled_from(["list", "groups", "keyed", "tree"]))
 def test_any_payload_fits_any_budget(items: list[Any], extra: Any, budget: int,
                                      warnings: list[str], shape: str) -> None:
+    path: tuple[str, ...] = ("items",)
+    data: dict[str, Any] = {"extra": extra}
     if shape == "groups":
-        items = [{"name": str(i), "children": [item]} for i, item in enumerate(items)]
+        data["items"] = [{"name": str(i), "children": [item]} for i, item in enumerate(items)]
+        path = ("items", EVERY, "children")
+    elif shape == "keyed":
+        data["items"] = {f"f{i}.py": [item, item] for i, item in enumerate(items)}
+        path = ("items", EVERY)
     elif shape == "tree":
-        items = [{"name": str(i), "children": [{"leaf": item}]} for i, item in enumerate(items)]
-    data = {"extra": extra, "items": items}
-    cut = Cut("items", ("items",), "Narrow it", shape=shape)  # type: ignore[arg-type]
+        data["items"] = [{"name": str(i), "children": [{"leaf": item}]}
+                         for i, item in enumerate(items)]
+    else:
+        data["items"] = items
+    cut = Cut("items", path, "Narrow it", tree=shape == "tree", page=Page("t", {}))
     env = success(Answer(data, cuts=[cut], warnings=warnings), budget)
     check_invariants(env, budget)
     if shape == "list" and isinstance(env["data"].get("items"), list):
@@ -196,3 +207,62 @@ def test_units_a_handler_left_out_are_reported_as_dropped() -> None:
     check_invariants(env, 2000)
     assert env["data"]["results"] == [1, 2, 3]
     assert env["dropped"]["count"] == 30 and env["dropped"]["kind"] == "results"
+
+
+def test_keyed_groups_keep_a_prefix_in_order_and_drop_emptied_keys() -> None:
+    refs = {f"f{g}.py": [f"{i} f | code line {i}" for i in range(20)] for g in range(8)}
+    cut = Cut("references", ("references", EVERY), "Pass fileFilter",
+              page=Page("nav_references", {"id": "py:a.py#f"}, offset=40))
+    env = success(Answer({"total": 200, "references": refs}, cuts=[cut]), 500)
+    check_invariants(env, 500)
+    kept = env["data"]["references"]
+    flat = [(path, row) for path, rows in refs.items() for row in rows]
+    shown = [(path, row) for path, rows in kept.items() for row in rows]
+    assert 0 < len(shown) < len(flat) and shown == flat[: len(shown)]
+    assert all(kept.values()) and list(kept) == list(refs)[: len(kept)]
+    # The page started at offset 40: the next one starts after what this one sent.
+    assert env["dropped"]["next"]["args"] == {"id": "py:a.py#f", "offset": 40 + len(shown)}
+
+
+def test_a_cheaper_tier_is_sent_whole_before_anything_is_dropped() -> None:
+    full = {"symbols": [f"{i}-{i + 9} method m{i} | def m{i}(self, a, b, c, d) -> int"
+                        for i in range(300)]}
+    names = {"symbols": [f"{i} method m{i}" for i in range(300)]}
+    cut = Cut("symbols", ("symbols",), "Pass kinds", page=Page("map_outline", {"file": "a"}))
+    tier = Tier(names, "signatures", 300, "the signatures of 300 symbols", "Pass kinds",
+                cuts=[cut])
+    env = success(Answer(full, cuts=[cut], tiers=[tier]), 2000)
+    check_invariants(env, 2000)
+    assert env["data"] == names  # every symbol, by name: nothing dropped
+    assert env["dropped"]["kind"] == "signatures" and "next" not in env["dropped"]
+    assert env["dropped"]["note"].startswith("Left out the signatures of 300 symbols")
+    # A budget that holds the rich rendering gets it.
+    assert success(Answer(full, cuts=[cut], tiers=[tier]), 10000)["data"] == full
+
+
+def test_the_last_tier_is_cut_and_paged_by_its_own_positions() -> None:
+    rows = [f"{i} class C{i} | {i} method" for i in range(2000)]
+    positions = [i * 7 for i in range(2000)]  # each class row stands for 7 outline rows
+    cut = Cut("symbols", ("symbols",), "Pass kinds",
+              page=Page("map_outline", {"file": "a"}, 0, positions))
+    tier = Tier({"symbols": rows}, "members", 12000, "12000 nested symbols", "Pass kinds",
+                cuts=[cut])
+    rich = Cut("symbols", ("symbols",), "Pass kinds", page=Page("map_outline", {"file": "a"}))
+    env = success(Answer({"symbols": ["x" * 100] * 14000}, cuts=[rich], tiers=[tier]), 1000)
+    check_invariants(env, 1000)
+    kept = env["data"]["symbols"]
+    assert kept == rows[: len(kept)]
+    assert env["dropped"]["note"].startswith("Left out 12000 nested symbols; Dropped ")
+    assert env["dropped"]["next"]["args"] == {"file": "a", "offset": positions[len(kept)]}
+
+
+def test_sections_keep_their_headers_when_their_rows_are_cut() -> None:
+    sections = [{"symbol": f"py:a.py#C{s}.padding", "total": 50,
+                 "references": {f"f{g}.py": [f"{i} C.m | padding = {i}" for i in range(10)]
+                                for g in range(5)}} for s in range(3)]
+    cut = Cut("references", ("results", EVERY, "references", EVERY), "Pass id")
+    env = success(Answer({"results": sections}, cuts=[cut]), 600)
+    check_invariants(env, 600)
+    kept = env["data"]["results"]
+    assert [s["symbol"] for s in kept] == [s["symbol"] for s in sections]
+    assert sum(len(rows) for s in kept for rows in s["references"].values()) < 150

@@ -184,9 +184,10 @@ def test_a_constructors_references_are_the_news_of_its_class(
     ws = Workspace(indexed_repo("jvmnet", tmp_path_factory.mktemp("ctor")))
     try:
         def uses(nid: str) -> set[tuple[str, int, int]]:
-            found = anyio.run(call_tool, ws, "nav_references", {"id": nid, "source": "map"})
-            return {(g["file"], r["line"], r["col"]) for g in found["data"]["references"]
-                    for r in g["refs"]}
+            found = anyio.run(call_tool, ws, "nav_references",
+                              {"id": nid, "source": "map", "detail": "full"})
+            return {(path, r["line"], r["col"])
+                    for path, refs in found["data"]["references"].items() for r in refs}
 
         assert uses(f"java:{MAIN}/model/Customer.java#Customer.Customer") == {
             (f"{TEST}/shop/OrderTest.java", 8, 37)}  # new Customer("Ann"), not the imports

@@ -20,6 +20,7 @@ import pytest
 from codenav.index.languages import by_extension
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
+from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES, check_golden, render_links, write_tree
 
@@ -287,7 +288,7 @@ def call(root: Path, tool: str, args: dict[str, Any]) -> dict[str, Any]:
 def test_map_search_finds_user_in_every_language_that_has_one(polyglot: Path) -> None:
     found = call(polyglot, "map_search", {"query": "User", "exact": True})
     assert found["ok"], found
-    ids = {result["id"] for result in found["data"]["results"]}
+    ids = {parse_node_row(row).id for row in found["data"]["results"]}
     codes = {nid.split(":", 1)[0] for nid in ids}
     assert {"py", "ts", "go", "rs", "java", "cs", "cpp", "rb", "php"} <= codes, ids
 
@@ -301,7 +302,7 @@ def test_map_overview_lists_every_language(polyglot: Path) -> None:
 
 def test_map_search_for_parse_answers_across_languages(polyglot: Path) -> None:
     found = call(polyglot, "map_search", {"query": "parse", "exact": True})
-    ids = {result["id"] for result in found["data"]["results"]}
+    ids = {parse_node_row(row).id for row in found["data"]["results"]}
     for nid in ("py:backend/app/models.py#parse", "ts:web/src/models/user.ts#parse",
                 "rs:native/src/parse.rs#parse", "js:web/scripts/bundle.js#parse",
                 "cpp:clib/cpp/user.cpp#polyglot.parse", "rb:scripts/user.rb#User.parse",

@@ -15,6 +15,7 @@ import pytest
 
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
+from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES, check_golden
 
@@ -33,11 +34,15 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("map_search", {"query": "order", "exact": True}),
     ("map_search", {"query": "Order", "tokenBudget": 120}),
     ("map_outline", {"file": "src/shop/models.py"}),
+    ("map_outline", {"file": "src/shop/models.py", "detail": "full"}),
+    ("map_outline", {"file": "src/shop/models.py", "kinds": ["method"]}),
     ("map_outline", {"file": "src/shop/models.py", "tokenBudget": 150}),
+    ("map_outline", {"file": "src/shop/models.py", "tokenBudget": 150, "offset": 8}),
     ("map_outline", {"file": "scripts/legacy.py"}),
     ("map_node", {"id": "py:src/shop/models.py#Order", "include": ["doc", "children", "source"]}),
     ("map_node", {"id": "py:src/shop/models.py#Order", "include": ["source"], "tokenBudget": 150}),
     ("map_node", {"id": "py:src/shop/pricing.py"}),
+    ("map_node", {"id": "py:src/shop/models.py#Order", "kinds": ["field"], "detail": "full"}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Order.save", "direction": "out"}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Base", "direction": "in", "depth": 2}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Order", "edgeKinds": ["contains"]}),
@@ -45,17 +50,23 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("nav_definition", {"file": "src/shop/cli.py", "line": 7}),
     ("nav_definition", {"symbol": "Order.add", "source": "map"}),
     ("nav_definition", {"symbol": "save"}),
+    ("nav_definition", {"symbol": "Order.add", "detail": "full"}),
     ("nav_references", {"symbol": "Base.save", "includeDeclaration": True}),
     ("nav_references", {"id": "py:src/shop/pricing.py#Price", "fileFilter": "src/"}),
     ("nav_references", {"symbol": "Order", "tokenBudget": 160}),
+    ("nav_references", {"symbol": "Base.save", "detail": "full"}),
+    ("nav_references", {"symbol": "save"}),
     ("nav_hover", {"symbol": "Order.add"}),
+    ("nav_hover", {"symbol": "save"}),
     ("nav_call_hierarchy", {"symbol": "Base.validate", "direction": "incoming", "depth": 2}),
     ("nav_call_hierarchy", {"id": "py:src/shop/models.py#Order.save", "direction": "outgoing",
                             "source": "map"}),
     ("nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes"}),
+    ("nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes", "detail": "full"}),
     ("nav_type_hierarchy", {"symbol": "Order", "direction": "supertypes", "source": "map"}),
     ("nav_diagnostics", {"file": "scripts/legacy.py"}),
     ("nav_rename_preview", {"symbol": "Base.save", "newName": "persist"}),
+    ("nav_diagnostics", {"file": "scripts/legacy.py", "detail": "full"}),
     # errors
     ("nav_rename_preview", {"symbol": "Base.save", "newName": "not valid"}),
     ("nav_call_hierarchy", {"symbol": "Base.save"}),
@@ -104,7 +115,7 @@ def test_tools_golden(shop: Workspace) -> None:
 
 def test_read_your_writes(shop: Workspace, tmp_path: Path) -> None:
     ws = Workspace(shop.root)
-    before = call(ws, "map_outline", {"file": "src/shop/customers.py"})
+    before = call(ws, "map_outline", {"file": "src/shop/customers.py", "detail": "full"})
     names = [s["name"] for s in before["data"]["symbols"]]
     assert names == ["Customer", "make_customer"]
     path = ws.root / "src" / "shop" / "customers.py"
@@ -112,10 +123,10 @@ def test_read_your_writes(shop: Workspace, tmp_path: Path) -> None:
     try:
         path.write_text(original + "\n\ndef farewell():\n    return 'bye'\n")
         after = call(ws, "map_outline", {"file": "src/shop/customers.py"})
-        assert [s["name"] for s in after["data"]["symbols"]][-1] == "farewell"
+        assert after["data"]["symbols"][-1] == "10-11 function farewell | def farewell()"
         assert "stale" not in after["data"] and after["warnings"] == []
         found = call(ws, "nav_definition", {"symbol": "farewell"})
-        assert found["ok"] and found["data"]["definitions"][0]["anchor"]["line"] == 10
+        assert found["ok"] and parse_node_row(found["data"]["definitions"][0]).line == 10
     finally:
         path.write_text(original)
         index_tree(ws.root)
@@ -128,7 +139,7 @@ def test_stale_results_are_marked_when_not_refreshed(shop: Workspace) -> None:
     try:
         path.write_text(original + "\n# touched\n")
         found = call(ws, "map_search", {"query": "Price", "exact": True})
-        assert found["data"]["results"][0]["stale"] is True
+        assert parse_node_row(found["data"]["results"][0]).notes["stale"] == "true"
         assert any("stale:true" in w for w in found["warnings"])
     finally:
         path.write_text(original)

@@ -13,6 +13,7 @@ import pytest
 from codenav.index.pipeline import index_tree
 from codenav.tools.common import Lines
 from codenav.tools.dispatch import call_tool
+from codenav.tools.rows import parse_ref_row
 from codenav.workspace import Workspace
 
 FILES = 40
@@ -52,29 +53,65 @@ def expected_order() -> list[tuple[str, int]]:
 
 
 def test_counts_order_and_cut_match_every_reference(many: Workspace) -> None:
-    found = call(many, {"id": "py:pkg/core.py#helper", "source": "map", "tokenBudget": 600})
+    found = call(many, {"id": "py:pkg/core.py#helper", "source": "map", "tokenBudget": 600,
+                        "detail": "full"})
     data = found["data"]
     order = expected_order()
     assert data["total"] == sum(count for _, count in order)
     assert data["files"] == FILES
-    shown = [(g["file"], g["count"]) for g in data["references"]]
-    assert shown == order[: len(shown)] and 0 < len(shown) < FILES
-    for group in data["references"]:
-        lines = [r["line"] for r in group["refs"]]
-        assert lines == sorted(lines) and len(lines) <= group["count"]
-        assert all(r["kind"] in ("call", "import") for r in group["refs"])
-    listed = sum(len(g["refs"]) for g in data["references"])
+    shown = list(data["references"])
+    assert shown == [path for path, _ in order[: len(shown)]] and 0 < len(shown) < FILES
+    counts = dict(order)
+    for path, refs in data["references"].items():
+        lines = [r["line"] for r in refs]
+        assert lines == sorted(lines) and len(lines) <= counts[path]
+        assert all(r["kind"] in ("call", "import") for r in refs)
+        assert {r["in"] for r in refs} <= {"<module>", f"run_{int(path[-5:-3])}"}
+    listed = sum(len(refs) for refs in data["references"].values())
     assert found["truncated"] and found["dropped"]["count"] == data["total"] - listed
-    narrower = found["dropped"]["next"]["args"]
-    assert narrower["id"] == "py:pkg/core.py#helper" and narrower["fileFilter"].startswith("pkg")
+    assert "fileFilter:'pkg/'" in found["dropped"]["note"]
+    follow = found["dropped"]["next"]["args"]
+    assert follow == {"id": "py:pkg/core.py#helper", "source": "map", "tokenBudget": 600,
+                      "detail": "full", "offset": listed}
+
+
+@pytest.mark.parametrize("detail", ["compact", "full"])
+def test_paging_sends_every_reference_exactly_once(many: Workspace, detail: str) -> None:
+    whole = call(many, {"id": "py:pkg/core.py#helper", "source": "map", "tokenBudget": 10000,
+                        "detail": detail})
+    assert not whole["truncated"]
+    expected = [(path, row) for path, rows in whole["data"]["references"].items()
+                for row in rows]
+    args: dict[str, Any] | None = {"id": "py:pkg/core.py#helper", "source": "map",
+                                   "tokenBudget": 300, "detail": detail}
+    pages: list[tuple[str, Any]] = []
+    calls = 0
+    while args is not None:
+        page = call(many, args)
+        calls += 1
+        pages += [(path, row) for path, rows in page["data"]["references"].items()
+                  for row in rows]
+        args = page["dropped"]["next"]["args"] if page["truncated"] else None
+        assert calls < 100
+    assert calls > 2 and len(pages) == len(expected)
+    # The same references in the same order; rows may differ only in what the page's
+    # budget let them carry (a code line), never in which reference they are.
+    if detail == "full":
+        assert [(p, r["line"], r["col"]) for p, r in pages] == \
+            [(p, r["line"], r["col"]) for p, r in expected]
+    else:
+        assert [(p, parse_ref_row(r).line) for p, r in pages] == \
+            [(p, parse_ref_row(r).line) for p, r in expected]
 
 
 def test_a_constructor_counts_its_class_calls_once(many: Workspace) -> None:
     data = call(many, {"id": "py:pkg/core.py#Widget.__init__", "source": "map",
                        "fileFilter": "pkg/use_03.py"})["data"]
-    (group,) = data["references"]
-    assert data["total"] == group["count"] == _uses(3)  # Widget(...) calls, not the import
-    assert [r["line"] for r in group["refs"]] == [6 + 2 * n for n in range(_uses(3))]
+    ((path, rows),) = data["references"].items()
+    assert path == "pkg/use_03.py"
+    assert data["total"] == len(rows) == _uses(3)  # Widget(...) calls, not the import
+    assert [parse_ref_row(row).line for row in rows] == [6 + 2 * n for n in range(_uses(3))]
+    assert all(parse_ref_row(row).scope == "run_3" for row in rows)
 
 
 def test_snippets_follow_a_file_that_changed(tmp_path: Path) -> None:

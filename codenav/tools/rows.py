@@ -1,0 +1,128 @@
+"""Compact rows: how answers show nodes, references and places unless ``detail: "full"``.
+
+An agent reads every character of an answer, so items that repeat are one line of text each
+instead of an object (grammar in docs/contract.md, "Rows"):
+
+  place        ``path:line[:col]``
+  node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]``
+  ref row      ``<line>[:<col>][ (<kind>)] <in>[ | <code>]``
+  outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
+
+``line`` is where the name is; ``endLine`` where the definition ends; ``key:value`` notes say
+how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A ref row's
+column is left out when its code line shows the name once; its kind when it is the answer's
+``refKind``; ``in`` is the enclosing function, method or class (``<module>`` at top level).
+Each parser here reads back what its formatter writes (the tests hold both to that).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+from codenav.store.read import Node
+
+__all__ = [
+    "INDENT",
+    "MODULE",
+    "SIGNATURE",
+    "Detail",
+    "NodeRow",
+    "RefRow",
+    "node_row",
+    "outline_row",
+    "parse_node_row",
+    "parse_ref_row",
+    "place",
+    "ref_row",
+    "short_signature",
+    "span",
+]
+
+Detail = Literal["compact", "full"]
+MODULE = "<module>"
+SIGNATURE = 100  # characters of a signature in a compact row
+INDENT = "  "
+
+_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))? (\S+)(?: \| (.*))?$", re.S)
+_NODE_ROW = re.compile(r"^(.+?) ([\w.-]+) (\d+)(?:-(\d+))?((?: [\w-]+:\S+)*)(?: \| (.*))?$",
+                       re.S)
+
+
+def short_signature(signature: str, limit: int = SIGNATURE) -> str:
+    """One line of a signature, at most ``limit`` characters (``…`` marks a cut)."""
+    text = signature.replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def place(path: str, line: int, col: int | None = None) -> str:
+    return f"{path}:{line}" if col is None else f"{path}:{line}:{col}"
+
+
+def span(line: int, end_line: int) -> str:
+    return f"{line}-{end_line}" if end_line != line else str(line)
+
+
+def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None = None) -> str:
+    """``<id> <kind> <line>[-<endLine>]``, its ``key:value`` notes and `` | <signature>``."""
+    row = f"{node.nid} {node.kind} {span(node.name_line, node.end_line)}"
+    for key, value in (notes or {}).items():
+        row += f" {key}:{value}"
+    if signature and node.signature:
+        row += f" | {short_signature(node.signature)}"
+    return row
+
+
+def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> str:
+    """One symbol of an outline, indented by its nesting (without ``end``, only the line its
+    name is on); the name keeps a ``~n`` suffix (a second definition of the same name)."""
+    name = node.nid.rsplit("#", 1)[-1].rsplit(".", 1)[-1] if "#" in node.nid else node.name
+    lines = span(node.name_line, node.end_line) if end else str(node.name_line)
+    row = f"{INDENT * depth}{lines} {node.kind} {name}"
+    if signature and node.signature:
+        row += f" | {short_signature(node.signature)}"
+    return row
+
+
+def ref_row(line: int, col: int, kind: str, scope: str, code: str | None, name: str,
+            common_kind: str) -> str:
+    """A reference inside its file's group."""
+    position = str(line) if code is not None and code.count(name) == 1 else f"{line}:{col}"
+    row = position + (f" ({kind})" if kind != common_kind else "") + f" {scope}"
+    return row if code is None else f"{row} | {code}"
+
+
+class RefRow(NamedTuple):
+    line: int
+    col: int | None
+    kind: str | None
+    scope: str
+    code: str | None
+
+
+def parse_ref_row(row: str) -> RefRow:
+    """The fields of a ref row (ValueError when ``row`` is not one)."""
+    found = _REF_ROW.match(row)
+    if found is None:
+        raise ValueError(f"not a reference row: {row!r}")
+    line, col, kind, scope, code = found.groups()
+    return RefRow(int(line), int(col) if col else None, kind, scope, code)
+
+
+class NodeRow(NamedTuple):
+    id: str
+    kind: str
+    line: int
+    end_line: int
+    notes: dict[str, str]
+    signature: str | None
+
+
+def parse_node_row(row: str) -> NodeRow:
+    """The fields of a node row (ValueError when ``row`` is not one)."""
+    found = _NODE_ROW.match(row)
+    if found is None:
+        raise ValueError(f"not a node row: {row!r}")
+    nid, kind, line, end, notes, signature = found.groups()
+    pairs = dict(note.split(":", 1) for note in notes.split())
+    return NodeRow(nid, kind, int(line), int(end or line), pairs, signature)
