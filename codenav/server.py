@@ -53,9 +53,9 @@ continues after what was sent (send it as is). Errors: {ok:false, error:{code, m
 hint}}; follow the hint.
 Items are rows of text unless detail:'full' (objects with every field):
   node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
-  reference (grouped by file): "<line>[:<col>] [(<kind>)] <in> | <code>" — (kind) only \
-when not the answer's refKind; <in> is the enclosing function or class, <module> at top \
-level
+  reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] | <code>" — (kind) only \
+when not the answer's refKind; <in> is the enclosing function or class (<module> at top \
+level), left out when the same as the row above
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
 Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
 1-based UTF-16; paths are relative to the root.

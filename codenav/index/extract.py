@@ -113,6 +113,10 @@ _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 # ``new Base(1)`` (Java, C#, JavaScript …).
 _CALLED = re.compile(
     r"(?:new\s+)?([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
+# A receiver written as a literal (``"".join``, ``f"{x}".strip``, ``[1, 2].map``, ``3.5.hex``):
+# its type is the language's own (a string, a list, a number), never a class of the tree.
+_LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
+LITERAL_RECEIVER = "="
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
 _CALLABLE = frozenset({"function", "method", "constructor"})
 _DOC_PREFIX = re.compile(
@@ -777,8 +781,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
                     called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
-                    # an instance made by a call, or any other expression
-                    qualifier = called.group(1) + "()" if called else "*"
+                    # an instance made by a call, a literal, or any other expression
+                    qualifier = (called.group(1) + "()" if called else
+                                 LITERAL_RECEIVER if _LITERAL.match(qualifier) else "*")
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:

@@ -195,10 +195,15 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         lsp = _lsp_refs(ws, reader, live, files)
         mapped = (_map_counts(reader, node, params.includeDeclaration, files)[0]
                   if node is not None else Counter[str]())
-        if node is None or len(lsp.counts) >= len(mapped):
-            return _answer_lsp(ws, reader, params, located, lsp, warnings)
         # The server saw fewer files than the map: its project configuration leaves some out.
         missing = [path for path in mapped if path not in lsp.counts]
+        if node is None or len(lsp.counts) >= len(mapped):
+            return _answer_lsp(ws, reader, params, located, lsp, warnings)
+        if params.source == "lsp":  # insisted on: the server's answer, and what it left out
+            warnings.append(f"the map also has references in {len(missing)} file(s) the "
+                            "language server did not search (outside its project?); "
+                            "source:'auto' adds them")
+            return _answer_lsp(ws, reader, params, located, lsp, warnings)
         if lsp.total:
             warnings.append(
                 f"the language server's references cover {len(lsp.counts)} file(s), the map's "
@@ -333,6 +338,7 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
     grouped: dict[str, list[Any]] = {}
     for path, page in refs.shown:
         items: list[Any] = []
+        above: str | None = None  # a row's `in` is left out when the row above has it
         for line, col, kind, scope_id, name in page:
             code = lines.line(path, line) if snippets > 0 else None
             snippets -= 1
@@ -343,7 +349,9 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
                     item["snippet"] = code
                 items.append(item)
             else:
-                items.append(ref_row(line, col, kind, scope, code, name, common))
+                items.append(ref_row(line, col, kind, scope if scope != above else None,
+                                     code, name, common))
+                above = scope
         grouped[path + (" (stale)" if path in fresh.stale and detail != "full" else "")] = items
     out: dict[str, Any] = {"symbol": symbol, "total": refs.total, "files": refs.files}
     if detail != "full":

@@ -5,13 +5,14 @@ instead of an object (grammar in docs/contract.md, "Rows"):
 
   place        ``path:line[:col]``
   node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]``
-  ref row      ``<line>[:<col>][ (<kind>)] <in>[ | <code>]``
+  ref row      ``<line>[:<col>][ (<kind>)][ <in>][ | <code>]``
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
 ``line`` is where the name is; ``endLine`` where the definition ends; ``key:value`` notes say
 how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A ref row's
 column is left out when its code line shows the name once; its kind when it is the answer's
-``refKind``; ``in`` is the enclosing function, method or class (``<module>`` at top level).
+``refKind``; ``in`` is the enclosing function, method or class (``<module>`` at top level),
+left out when it is the same as the row above's.
 Each parser here reads back what its formatter writes (the tests hold both to that).
 """
 
@@ -44,7 +45,8 @@ MODULE = "<module>"
 SIGNATURE = 100  # characters of a signature in a compact row
 INDENT = "  "
 
-_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))? (\S+)(?: \| (.*))?$", re.S)
+_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|]\S*))?(?: \| (.*))?$",
+                      re.S)
 _NODE_ROW = re.compile(r"^(.+?) ([\w.-]+) (\d+)(?:-(\d+))?((?: [\w-]+:\S+)*)(?: \| (.*))?$",
                        re.S)
 
@@ -84,19 +86,20 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> st
     return row
 
 
-def ref_row(line: int, col: int, kind: str, scope: str, code: str | None, name: str,
+def ref_row(line: int, col: int, kind: str, scope: str | None, code: str | None, name: str,
             common_kind: str) -> str:
-    """A reference inside its file's group."""
+    """A reference inside its file's group; ``scope`` None: the same as the row above."""
     position = str(line) if code is not None and code.count(name) == 1 else f"{line}:{col}"
-    row = position + (f" ({kind})" if kind != common_kind else "") + f" {scope}"
+    row = position + (f" ({kind})" if kind != common_kind else "")
+    row += f" {scope}" if scope is not None else ""
     return row if code is None else f"{row} | {code}"
 
 
 class RefRow(NamedTuple):
     line: int
     col: int | None
-    kind: str | None
-    scope: str
+    kind: str | None  # None: the answer's refKind
+    scope: str | None  # None: the same as the row above
     code: str | None
 
 

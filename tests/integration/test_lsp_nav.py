@@ -138,6 +138,33 @@ def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
     assert server["server"] == "basedpyright" and server["state"] == "ready"
 
 
+def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) -> None:
+    # requests' pyright config includes only src/requests: basedpyright found 0 references
+    # of Session.get where the map has 37. Here the project is models.py alone.
+    require("python")
+    root = repo("shop", tmp_path)
+    (root / "pyrightconfig.json").write_text('{"include": ["src/shop/models.py"]}')
+    ws = Workspace(root, lsp="auto")
+    try:
+        insisted = call(ws, "nav_references", {"symbol": "Base.save", "source": "lsp",
+                                               "detail": "full"})
+        assert insisted["data"]["source"] == "lsp"
+        assert "src/shop/cli.py" not in insisted["data"]["references"]
+        assert any("did not search" in w for w in insisted["warnings"])
+        wait_state(ws, "py", {"ready"})
+        merged = call(ws, "nav_references", {"symbol": "Base.save", "detail": "full"})
+        assert merged["data"]["source"] == "lsp+map", merged
+        assert refs_of(merged) == {("src/shop/models.py", 36, 17),
+                                   ("src/shop/models.py", 44, 24), ("src/shop/cli.py", 11, 24)}
+        assert any("come from the map" in w for w in merged["warnings"])
+        # a symbol used only outside the server's project: the map's answer
+        alone = call(ws, "nav_references", {"symbol": "make_customer", "detail": "full"})
+        assert alone["data"]["source"] == "map" and refs_of(alone), alone
+        assert any("found no references" in w for w in alone["warnings"])
+    finally:
+        ws.close()
+
+
 def test_auto_never_waits_for_a_cold_server(shop: Workspace) -> None:
     started = time.monotonic()
     first = call(shop, "nav_references", {"symbol": "Base.save"})
