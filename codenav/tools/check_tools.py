@@ -1,6 +1,6 @@
 """nav_diagnostics and nav_rename_preview: what is wrong in a file, and what renaming a
 symbol would change (never applied). A language server answers when it can; the map's
-fallbacks are tree-sitter syntax errors and the resolved references, marked approximate."""
+fallbacks are tree-sitter syntax errors and the resolved references."""
 
 from __future__ import annotations
 

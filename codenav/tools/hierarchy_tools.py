@@ -1,6 +1,6 @@
 """nav_call_hierarchy and nav_type_hierarchy: who calls what, and which types derive from
 which — from a language server when it can, else derived from the map's resolved edges
-(calls, inherits), marked approximate."""
+(calls, inherits)."""
 
 from __future__ import annotations
 
