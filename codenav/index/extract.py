@@ -105,7 +105,7 @@ def _priority(kind: str) -> int:
     if kind.endswith(".type"):
         return 2 * _REF_PRIORITY.get(kind[:-5], _DEFAULT_PRIORITY) + 1
     return 2 * _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
-_MAX_SIGNATURE = 200
+_MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); rows shorten them
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from codenav.envelope import EVERY, Answer, Cut
+from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.errors import BadArgs, SymbolNotFound
 from codenav.index.languages import by_extension
 from codenav.positions import utf16_len
 from codenav.store.read import MapReader, Node
-from codenav.tools.base import CallContext, DetailParam, ToolParams, ToolSpec
+from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.common import Freshness, Lines, SourceParam, mapped_file
 from codenav.tools.live import (
     Live,
@@ -42,6 +42,7 @@ _IDENTIFIER = re.compile(r"^[^\W\d][\w$]*$|^\$[\w$]*$")
 class DiagnosticsParams(ToolParams):
     file: str = Field(min_length=1, max_length=4096, description="Path")
     source: SourceParam = Field(default="auto", description="auto | lsp | map")
+    offset: int = OffsetParam()
     detail: Detail = DetailParam()
 
 
@@ -82,11 +83,13 @@ async def nav_diagnostics(ws: Workspace, params: DiagnosticsParams, ctx: CallCon
     counts: dict[str, int] = defaultdict(int)
     for item in items:
         counts[item["severity"]] += 1
-    shown: list[Any] = items if params.detail == "full" else [
+    page = items[params.offset:]
+    shown: list[Any] = page if params.detail == "full" else [
         f"{d['line']}:{d['col']} {d['severity']} {d['message']}"
-        + (f" [{d['code']}]" if d.get("code") else "") for d in items]
+        + (f" [{d['code']}]" if d.get("code") else "") for d in page]
     data = {"file": path, "counts": dict(counts), "diagnostics": shown, "source": source}
-    cut = Cut("diagnostics", ("diagnostics",), "Fix the errors first; warnings follow")
+    cut = Cut("diagnostics", ("diagnostics",), "Fix the errors first; warnings follow",
+              page=Page("nav_diagnostics", params.continuation(), params.offset))
     return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
 
 
@@ -212,7 +215,7 @@ NAV_DIAGNOSTICS = ToolSpec(
     description="Errors and warnings of one file from its language server, errors first "
                 "(from the map: syntax errors only).",
     params=DiagnosticsParams, handler=nav_diagnostics,
-    arguments="`file`, `source?`, `detail?`",
+    arguments="`file`, `offset?`, `source?`, `detail?`",
     returns="`diagnostics` (· severity, line); map fallback = tree-sitter syntax errors",
     example={"file": "src/app/models.py"},
 )

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from codenav.envelope import EVERY, Answer, Cut
+from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
 from codenav.store.read import MapReader, Node
-from codenav.tools.base import CallContext, ToolSpec
+from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import Freshness, Located, anchor, hub, listed
 from codenav.tools.live import PoolCall, Target, ask_at, from_range
 from codenav.tools.nav_tools import NavParams, more_warning, resolved
@@ -40,6 +40,7 @@ class CallHierarchyParams(NavParams):
 class TypeHierarchyParams(NavParams):
     direction: Literal["supertypes", "subtypes"] = Field(
         description="supertypes: bases; subtypes: derived")
+    offset: int = OffsetParam()
 
 
 def _root_node(reader: MapReader, located: Any) -> Node:
@@ -351,7 +352,10 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "direction": params.direction,
                                 "source": sources.pop()}
-        cut = Cut("types", ("types",), "Ask about one of the types by id to go further")
+        data["total"] = len(data["types"])
+        data["types"] = data["types"][params.offset:]
+        cut = Cut("types", ("types",), "Ask about one of the types by id to go further",
+                  page=Page("nav_type_hierarchy", params.continuation(), params.offset))
     else:
         data = {"symbol": located.name, "matches": located.matches(),
                 "direction": params.direction, "results": sections,
@@ -396,7 +400,8 @@ NAV_TYPE_HIERARCHY = ToolSpec(
     description="Base types (supertypes) or derived types (subtypes) of a class or interface, "
                 "transitively, nearest first: e.g. every subclass of a mixin.",
     params=TypeHierarchyParams, handler=nav_type_hierarchy,
-    arguments="id or position, `direction` supertypes/subtypes, `source?`, `detail?`",
+    arguments="id or position, `direction` supertypes/subtypes, `offset?`, `source?`, "
+              "`detail?`",
     returns="`types` (· level, then hub score)",
     example={"symbol": "BaseAdapter", "direction": "subtypes"},
 )

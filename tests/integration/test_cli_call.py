@@ -49,3 +49,34 @@ def test_schema_errors_are_envelopes_with_exit_1(tmp_path: Path) -> None:
     assert done.returncode == 1
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "BAD_ARGS" and "verbose: unknown argument" in error["message"]
+
+
+def test_the_tools_and_their_arguments_are_listed_at_the_shell(tmp_path: Path) -> None:
+    from codenav.tools.registry import TOOLS
+
+    listed = run_codenav("tools")
+    assert listed.returncode == 0
+    assert [line.split()[0] for line in listed.stdout.splitlines()[: len(TOOLS)]] == [
+        tool.name for tool in TOOLS]
+    assert run_codenav("call", "--list").stdout == listed.stdout
+    for tool in TOOLS:
+        shown = run_codenav("call", tool.name, "--help")
+        assert shown.returncode == 0 and shown.stdout.startswith(f"{tool.name}: ")
+        for name in tool.params.model_fields:  # every argument, with what it means
+            assert f"\n  {name} " in shown.stdout, (tool.name, name)
+        assert f"  codenav call {tool.name} '" in shown.stdout  # one example
+    root = write_tree(tmp_path / "repo", FILES)
+    refs = run_codenav("call", "nav_references", "{}", "--root", root)
+    error = json.loads(refs.stdout)["error"]
+    assert error["code"] == "BAD_ARGS"
+    for name in ("id?", "file?", "line?", "col?", "symbol?", "fileFilter?", "offset?",
+                 "detail?"):
+        assert name in error["message"], name
+    assert "codenav call nav_references --help" in error["hint"]
+
+
+def test_status_before_any_index_says_to_run_codenav_index(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    done = run_codenav("status", root)
+    data = json.loads(done.stdout)["data"]
+    assert data["built"] is False and "`codenav index`" in data["hint"]

@@ -144,3 +144,40 @@ def test_stale_results_are_marked_when_not_refreshed(shop: Workspace) -> None:
     finally:
         path.write_text(original)
         index_tree(ws.root)
+
+
+def test_a_class_of_a_hundred_methods_is_listed_whole_by_name(tmp_path: Path) -> None:
+    """rich's console.py at the default budget used to list 0 of Console's 98 methods."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    params = ", ".join(f"argument_{n}: int = {n}" for n in range(8))
+    methods = "".join(f"    def method_{i}(self, {params}) -> 'Big':\n        return self\n\n"
+                      for i in range(100))
+    (root / "big.py").write_text(f"class Big:\n{methods}\n\ndef after():\n    pass\n")
+    index_tree(root)
+    ws = Workspace(root)
+    outline = call(ws, "map_outline", {"file": "big.py"})
+    rows = outline["data"]["symbols"]
+    assert rows[0] == "1 class Big" and rows[-1] == "304 function after"
+    assert [row for row in rows if row.startswith("  ")] == [
+        f"  {2 + 3 * i} method method_{i}" for i in range(100)]
+    assert outline["dropped"]["kind"] == "signatures" and "next" not in outline["dropped"]
+    # the signatures are a call away: one method, or fewer kinds, or a page
+    node = call(ws, "map_node", {"id": "py:big.py#Big.method_7", "include": []})
+    assert node["data"]["signature"] == f"def method_7(self, {params}) -> 'Big'"  # whole
+    # a page (the class row is row 0, method_i row i + 1) small enough for signatures
+    page = call(ws, "map_outline", {"file": "big.py", "offset": 91})
+    assert not page["truncated"] and len(page["data"]["symbols"]) == 11
+    first = page["data"]["symbols"][0]
+    assert first.startswith("  272-273 method method_90 | def method_90(self, argument_0")
+    assert first.endswith("…")  # a row shortens a long signature
+
+
+def test_types_and_diagnostics_page_too(shop: Workspace) -> None:
+    whole = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes"})
+    rest = call(shop, "nav_type_hierarchy", {"symbol": "Base", "direction": "subtypes",
+                                             "offset": 1})
+    assert whole["data"]["total"] == rest["data"]["total"] == 2
+    assert rest["data"]["types"] == whole["data"]["types"][1:]
+    errors = call(shop, "nav_diagnostics", {"file": "scripts/legacy.py", "offset": 1})
+    assert errors["data"]["diagnostics"] == [] and errors["data"]["counts"] == {"error": 1}
