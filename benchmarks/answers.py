@@ -64,8 +64,7 @@ def _node(row: str, ids: set[str], positions: set[Position]) -> None:
 
 
 def _references(groups: dict[str, Any], ids: set[str], positions: set[Position]) -> None:
-    for key, rows in groups.items():
-        path = key.removesuffix(" (stale)")
+    for path, rows in groups.items():
         for row in rows if isinstance(rows, list) else []:
             if isinstance(row, str):
                 positions.add((path, parse_ref_row(row).line))

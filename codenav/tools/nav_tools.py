@@ -352,12 +352,13 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
                 items.append(ref_row(line, col, kind, scope if scope != above else None,
                                      code, name, common))
                 above = scope
-        grouped[path + (" (stale)" if path in fresh.stale and detail != "full" else "")] = items
+        grouped[path] = items
     out: dict[str, Any] = {"symbol": symbol, "total": refs.total, "files": refs.files}
     if detail != "full":
         out["refKind"] = common
-    if detail == "full" and fresh.stale:
-        out["staleFiles"] = sorted(p for p, _ in refs.shown if p in fresh.stale)
+    stale = sorted(path for path, _ in refs.shown if path in fresh.stale)
+    if stale:  # changed on disk since they were indexed: their lines may have moved
+        out["staleFiles"] = stale
     out["references"] = grouped
     return out
 
