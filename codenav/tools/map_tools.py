@@ -433,27 +433,34 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
     ranked = sorted((e for e in found.values() if e["node"] in nodes),
                     key=lambda e: (-nodes[e["node"]].hub, e["hops"], nodes[e["node"]].nid,
                                    e["edge"], e["direction"]))
-    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh)
+    # One edge kind one way (importers of a module): said once, not on every row.
+    single = (f"{params.direction}:{next(iter(kinds))}"
+              if len(kinds) == 1 and params.direction != "both" else None)
+    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, single is None)
                  for e in ranked[params.offset:]]
-    data = {"node": listed(start, params.detail, fresh), "total": len(ranked),
-            "neighbors": neighbors}
+    data: dict[str, Any] = {"node": listed(start, params.detail, fresh)}
+    if single is not None and params.detail != "full":
+        data["edges"] = single
+    data.update(total=len(ranked), neighbors=neighbors)
     hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
     page = Page("map_neighbors", params.continuation(), params.offset)
     return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint, page=page)],
                   warnings=fresh.warnings())
 
 
-def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness) -> Any:
-    """One neighbor: its row with ``<direction>:<edge>``, ``n:`` (edges, when more than one),
-    ``hops:`` (when more than one) and ``at:`` (the line of the first site: in the neighbor
-    for an incoming edge, in the start node's file for an outgoing one)."""
+def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness,
+              edge: bool = True) -> Any:
+    """One neighbor: its row with ``<direction>:<edge>`` (unless every row has the same),
+    ``n:`` (edges, when more than one), ``hops:`` (when more than one) and ``at:`` (the line
+    of the first site: in the neighbor for an incoming edge, in the start node's file for an
+    outgoing one)."""
     if detail == "full":
         notes: dict[str, Any] = {"edge": entry["edge"], "direction": entry["direction"],
                                  "hops": entry["hops"], "count": entry["count"]}
         if entry["site"] is not None:
             notes["site"] = entry["site"]
         return listed(node, detail, fresh, notes)
-    short: dict[str, Any] = {entry["direction"]: entry["edge"]}
+    short: dict[str, Any] = {entry["direction"]: entry["edge"]} if edge else {}
     if entry["count"] > 1:
         short["n"] = entry["count"]
     if entry["hops"] > 1:

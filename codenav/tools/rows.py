@@ -4,7 +4,8 @@ An agent reads every character of an answer, so items that repeat are one line o
 instead of an object (grammar in docs/contract.md, "Rows"):
 
   place        ``path:line[:col]``
-  node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]``
+  node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]`` (a file's
+               own node, kind ``module``, has no lines)
   ref row      ``<line>[:<col>][ (<kind>)][ <in>][ | <code>]``
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
@@ -47,8 +48,8 @@ INDENT = "  "
 
 _REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|]\S*))?(?: \| (.*))?$",
                       re.S)
-_NODE_ROW = re.compile(r"^(.+?) ([\w.-]+) (\d+)(?:-(\d+))?((?: [\w-]+:\S+)*)(?: \| (.*))?$",
-                       re.S)
+_NODE_ROW = re.compile(
+    r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 
 
 def short_signature(signature: str, limit: int = SIGNATURE) -> str:
@@ -66,8 +67,11 @@ def span(line: int, end_line: int) -> str:
 
 
 def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None = None) -> str:
-    """``<id> <kind> <line>[-<endLine>]``, its ``key:value`` notes and `` | <signature>``."""
-    row = f"{node.nid} {node.kind} {span(node.name_line, node.end_line)}"
+    """``<id> <kind> <line>[-<endLine>]``, its ``key:value`` notes and `` | <signature>``;
+    a file's own node (kind ``module``) has no lines: it is the whole file."""
+    row = f"{node.nid} {node.kind}"
+    if node.kind != "module":
+        row += f" {span(node.name_line, node.end_line)}"
     for key, value in (notes or {}).items():
         row += f" {key}:{value}"
     if signature and node.signature:
@@ -128,4 +132,5 @@ def parse_node_row(row: str) -> NodeRow:
         raise ValueError(f"not a node row: {row!r}")
     nid, kind, line, end, notes, signature = found.groups()
     pairs = dict(note.split(":", 1) for note in notes.split())
-    return NodeRow(nid, kind, int(line), int(end or line), pairs, signature)
+    first = int(line) if line else 1  # a file's node: the whole file
+    return NodeRow(nid, kind, first, int(end or first), pairs, signature)

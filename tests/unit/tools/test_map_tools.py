@@ -46,6 +46,8 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("map_neighbors", {"id": "py:src/shop/models.py#Order.save", "direction": "out"}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Base", "direction": "in", "depth": 2}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Order", "edgeKinds": ["contains"]}),
+    ("map_neighbors", {"id": "py:src/shop/models.py", "edgeKinds": ["imports"],
+                       "direction": "in"}),
     ("nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24}),
     ("nav_definition", {"file": "src/shop/cli.py", "line": 7}),
     ("nav_definition", {"symbol": "Order.add", "source": "map"}),

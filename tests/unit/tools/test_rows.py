@@ -63,3 +63,12 @@ def test_outline_rows_show_nesting_spans_and_the_name_of_a_second_definition() -
     row = outline_row(long, 0, True)
     assert row.startswith("3 function f | def f(x, ") and row.endswith("…")
     assert len(row.split(" | ", 1)[1]) == 100
+
+
+def test_a_files_own_node_has_no_lines() -> None:
+    node = make_node("src/a b.py", "x", "module", 1, 480, "")
+    node = node._replace(nid="py:src/a b.py")
+    row = node_row(node, notes={"at": 3})
+    assert row == "py:src/a b.py module at:3"
+    parsed = parse_node_row(row)
+    assert (parsed.id, parsed.kind, parsed.notes) == ("py:src/a b.py", "module", {"at": "3"})
