@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from codenav import __version__
-from codenav.errors import CodenavError
+from codenav.errors import CodenavError, MapRefused
 
 __all__ = ["main"]
 
@@ -320,6 +320,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as exc:
         parser.print_usage(sys.stderr)
         print(f"codenav: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except MapRefused as exc:  # a file codenav must not write: the command line must change
+        print(f"codenav: error: {exc.message}\n  hint: {exc.hint}", file=sys.stderr)
         return EXIT_USAGE
     except CodenavError as exc:
         print(f"codenav: {exc.code}: {exc.message}\n  hint: {exc.hint}", file=sys.stderr)

@@ -2,7 +2,10 @@
 
     CodenavError                  INTERNAL      a bug; nothing the caller can fix
     ├── MapNotBuilt               MAP_NOT_BUILT no map yet (first build running, or never built)
-    │   └── MapIncompatible       MAP_NOT_BUILT the map was written by a newer codenav
+    │   ├── MapIncompatible       MAP_NOT_BUILT the map was written by a newer codenav
+    │   └── MapRefused            MAP_NOT_BUILT the map's file is not codenav's to write (another
+    │                                           application's database, a symlink leaving
+    │                                           the root); ``codenav index`` exits 2
     ├── NodeNotFound              NODE_NOT_FOUND
     ├── BadNodeId                 BAD_NODE_ID
     ├── FileNotFound              FILE_NOT_FOUND
@@ -39,6 +42,7 @@ __all__ = [
     "LspUnavailable",
     "MapIncompatible",
     "MapNotBuilt",
+    "MapRefused",
     "NodeNotFound",
     "OutOfRoot",
     "SymbolNotFound",
@@ -76,6 +80,14 @@ class MapIncompatible(MapNotBuilt):
     """The map file was written by a newer codenav; it is left untouched."""
 
     default_hint = "Upgrade codenav, or pass --db to use a separate map file."
+
+
+class MapRefused(MapNotBuilt):
+    """The map's file is not codenav's to write: a database another application made, or a
+    ``.codenav`` folder or map file that a symlink leads out of the root. Nothing is written."""
+
+    default_hint = ("Pass --db PATH (or set CODENAV_DB) to keep the map elsewhere, or move "
+                    "the file away; codenav only ever rebuilds a database it made.")
 
 
 class NodeNotFound(CodenavError):

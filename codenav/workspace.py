@@ -68,7 +68,7 @@ class Workspace:
         self.root = canonical(root)
         self.force_root = canonical(force_root) if force_root is not None else None
         require_inside(self.root, self.force_root, "root")
-        self.db_path = db_path or db.default_db_path(self.root)
+        self.db_path = db.map_path(self.root, db_path)
         require_inside(self.db_path, self.force_root, "--db")
         self.watch = watch
         self.lsp = lsp

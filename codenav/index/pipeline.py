@@ -186,7 +186,7 @@ def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
     """
     started = time.perf_counter()
     root = root.resolve()
-    db_path = db_path or db.default_db_path(root)
+    db_path = db.map_path(root, db_path)
     found = discover(root)
     report = _execute(root, db_path, found, started, full=full, paths=paths,
                       workers=jobs or _default_jobs(), progress=progress)
@@ -451,7 +451,7 @@ class Freshness:
 def check(root: Path, db_path: Path | None = None) -> Freshness:
     """Compare the map with the tree without writing anything."""
     root = root.resolve()
-    db_path = db_path or db.default_db_path(root)
+    db_path = db.map_path(root, db_path)
     try:
         conn = db.connect_reader(db_path)
     except MapNotBuilt:

@@ -17,15 +17,17 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from codenav.errors import MapIncompatible, MapNotBuilt
+from codenav.errors import MapIncompatible, MapNotBuilt, MapRefused
 
 __all__ = [
+    "APPLICATION_ID",
     "SCHEMA_VERSION",
     "connect_reader",
     "connect_writer",
     "default_db_path",
     "ensure_schema",
     "index_statements",
+    "map_path",
     "read_meta",
     "read_only_authorizer",
     "schema_version",
@@ -33,16 +35,45 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 11
+# Every map codenav makes carries this in its header (PRAGMA application_id, "cnav"): only a
+# database with it (or a map from before it, recognised by its tables) is ever rebuilt.
+APPLICATION_ID = 0x636E6176
 MAP_DIR = ".codenav"
 MAP_FILE = "map.db"
+# The files SQLite opens beside a map: a symlink here would make it write elsewhere.
+_COMPANIONS = ("", "-wal", "-shm", "-journal")
+# The tables whose presence marks a map written before APPLICATION_ID existed.
+_MAP_TABLES = frozenset({"meta", "files", "nodes", "refs", "symbols"})
 _WRITER_BUSY_S = 120.0  # another writer may hold the lock for a whole cold build
 _READER_BUSY_S = 10.0
 
 
 def default_db_path(root: Path) -> Path:
-    """``$CODENAV_DB`` if set, else ``ROOT/.codenav/map.db``."""
+    """``$CODENAV_DB`` if set, else ``ROOT/.codenav/map.db`` (see ``map_path`` for the
+    checks a map inside the tree gets)."""
     env = os.environ.get("CODENAV_DB")
     return Path(env).expanduser().resolve() if env else root / MAP_DIR / MAP_FILE
+
+
+def map_path(root: Path, explicit: Path | None = None) -> Path:
+    """Where the map of ``root`` is: the path the user named (``--db``, ``$CODENAV_DB``),
+    or ``ROOT/.codenav/map.db`` — which a repository could ship as a symlink to another
+    application's files: a ``.codenav`` folder or map file leading out of the root is
+    refused (MapRefused), never followed."""
+    if explicit is not None or os.environ.get("CODENAV_DB"):
+        return explicit if explicit is not None else default_db_path(root)
+    real_root = root.resolve()
+    folder = root / MAP_DIR
+    targets = [folder, *(folder / f"{MAP_FILE}{suffix}" for suffix in _COMPANIONS)]
+    for path in targets:
+        if not path.is_symlink():
+            continue
+        target = path.resolve()
+        if not target.is_relative_to(real_root):
+            raise MapRefused(
+                f"{path} is a symlink to {target}, outside the root: codenav does not follow "
+                "it (a repository could point it at another application's database)")
+    return folder / MAP_FILE
 
 
 def _prepare_dir(path: Path) -> None:
@@ -56,21 +87,40 @@ def _prepare_dir(path: Path) -> None:
 
 def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Connection:
     """A connection for the one writer: WAL, explicit transactions, and a busy timeout long
-    enough to wait for another writer's whole build unless ``busy_timeout`` says otherwise."""
+    enough to wait for another writer's whole build unless ``busy_timeout`` says otherwise.
+    A database codenav did not make is refused before anything is written to it."""
     _prepare_dir(path)
     try:
         conn = sqlite3.connect(path, timeout=_WRITER_BUSY_S if busy_timeout is None
                                else busy_timeout, isolation_level=None,
                                check_same_thread=False)
+        _check_ours(conn, path)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA cache_size=-65536")
     except sqlite3.DatabaseError as exc:
-        raise MapNotBuilt(
-            f"cannot open the map at {path}: {exc}",
-            hint="Delete the file (it is derived data) and run `codenav index`.") from exc
+        raise MapRefused(
+            f"{path} is not a codenav map ({exc}); codenav leaves it untouched",
+            hint="If it is an old map, delete it (it is derived data) and run `codenav index`; "
+                 "else pass --db PATH to keep the map elsewhere.") from exc
+    except MapRefused:
+        conn.close()
+        raise
     return conn
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database codenav did not make (read-only checks: nothing is written yet)."""
+    (app,) = conn.execute("PRAGMA application_id").fetchone()
+    if app == APPLICATION_ID:
+        return
+    tables = {name for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if app == 0 and (not tables or tables >= _MAP_TABLES):
+        return  # a new file, or a map written before the marker existed
+    raise MapRefused(f"{path} is a database codenav did not make (application id {app:#x}, "
+                     f"{len(tables)} table(s)); codenav never writes to it")
 
 
 def connect_reader(path: Path) -> sqlite3.Connection:
@@ -81,11 +131,15 @@ def connect_reader(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=_READER_BUSY_S,
                                isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA query_only=1")
+        _check_ours(conn, path)
         version = schema_version(conn)
         conn.set_authorizer(read_only_authorizer)
     except sqlite3.DatabaseError as exc:
         raise MapNotBuilt(f"cannot read the map at {path}: {exc}",
                           hint="Run `codenav index --full` to rebuild it.") from exc
+    except MapRefused:
+        conn.close()
+        raise
     if version != SCHEMA_VERSION:
         conn.close()
         _check_version(version, path)
@@ -179,6 +233,8 @@ def ensure_schema(conn: sqlite3.Connection, path: Path) -> bool:
     """
     version = schema_version(conn)
     if version == SCHEMA_VERSION:
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")  # made before the marker
         return False
     if version > SCHEMA_VERSION:
         _check_version(version, path)
@@ -190,6 +246,7 @@ def ensure_schema(conn: sqlite3.Connection, path: Path) -> bool:
     for statement in _schema_statements():
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     return True
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codenav.errors import MapIncompatible, MapNotBuilt
+from codenav.errors import MapIncompatible, MapNotBuilt, MapRefused
 from codenav.store import db
 
 
@@ -52,10 +52,12 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
 
 
 def test_older_schema_is_rebuilt_in_one_transaction(tmp_path: Path) -> None:
+    # a map of an older codenav, from before maps carried codenav's application id
     path = tmp_path / "map.db"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE files (legacy TEXT)")
-    conn.execute("PRAGMA user_version=0")
+    for table in ("meta", "files", "nodes", "refs", "symbols"):
+        conn.execute(f"CREATE TABLE {table} (legacy TEXT)")
+    conn.execute("PRAGMA user_version=9")
     conn.commit()
     conn.close()
     with pytest.raises(MapNotBuilt):
@@ -65,6 +67,62 @@ def test_older_schema_is_rebuilt_in_one_transaction(tmp_path: Path) -> None:
         assert db.ensure_schema(writer, path) is True
     columns = {row[1] for row in writer.execute("PRAGMA table_info(files)")}
     assert {"path", "hash", "mtime_ns"} <= columns
+    assert writer.execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
+
+
+def other_apps_database(path: Path) -> bytes:
+    """A database another application made: low user_version, its own tables."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT)")
+    conn.execute("INSERT INTO accounts (owner) VALUES ('ann'), ('bob')")
+    conn.execute("PRAGMA user_version=1")
+    conn.commit()
+    conn.close()
+    return path.read_bytes()
+
+
+def test_another_applications_database_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "app.db"
+    before = other_apps_database(path)
+    with pytest.raises(MapRefused, match="did not make"):
+        db.connect_writer(path)
+    with pytest.raises(MapRefused):
+        db.connect_reader(path)
+    assert path.read_bytes() == before  # not even switched to WAL
+    assert not (tmp_path / "app.db-wal").exists()
+    stamped = sqlite3.connect(path)  # an id that is not codenav's is refused as well
+    stamped.execute("PRAGMA application_id=42")
+    stamped.execute("DROP TABLE accounts")
+    stamped.commit()
+    stamped.close()
+    with pytest.raises(MapRefused, match="0x2a"):
+        db.connect_writer(path)
+
+
+def test_a_map_folder_or_file_symlinked_out_of_the_root_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CODENAV_DB", raising=False)
+    root, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    root.mkdir()
+    elsewhere.mkdir()
+    assert db.map_path(root) == root / ".codenav" / "map.db"
+    (root / ".codenav").symlink_to(elsewhere)
+    with pytest.raises(MapRefused, match="outside the root"):
+        db.map_path(root)
+    (root / ".codenav").unlink()
+    (root / ".codenav").mkdir()
+    for name in ("map.db", "map.db-wal", "map.db-shm"):
+        link = root / ".codenav" / name
+        link.symlink_to(elsewhere / name)
+        with pytest.raises(MapRefused, match=name):
+            db.map_path(root)
+        link.unlink()
+    (root / ".codenav" / "map.db").symlink_to(root / "inside.db")  # inside: allowed
+    assert db.map_path(root) == root / ".codenav" / "map.db"
+    # a path the user names is theirs to choose
+    assert db.map_path(root, elsewhere / "map.db") == elsewhere / "map.db"
+    monkeypatch.setenv("CODENAV_DB", str(elsewhere / "env.db"))
+    assert db.map_path(root) == elsewhere / "env.db"
 
 
 def test_a_file_that_is_not_a_database_is_map_not_built(tmp_path: Path) -> None:
@@ -72,6 +130,9 @@ def test_a_file_that_is_not_a_database_is_map_not_built(tmp_path: Path) -> None:
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(MapNotBuilt):
         db.connect_reader(path)
+    with pytest.raises(MapRefused, match="not a codenav map"):
+        db.connect_writer(path)
+    assert path.read_bytes() == b"this is not sqlite" * 100
 
 
 def test_index_statements_come_from_the_schema() -> None:
