@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
     mcp.add_argument("--lsp", choices=("auto", "off"), default="auto",
                      help="use language servers when available (default: auto)")
+    mcp.add_argument("--trust-project-config", action="store_true",
+                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                          "name programs (language-server commands, settings)")
     mcp.set_defaults(run=_cmd_mcp)
 
     lsp = commands.add_parser(
@@ -79,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
     lsp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
+    lsp.add_argument("--trust-project-config", action="store_true",
+                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                          "name programs (language-server commands, settings)")
     lsp.set_defaults(run=_cmd_lsp)
 
     tools = commands.add_parser(
@@ -102,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
     call.add_argument("--lsp", choices=("auto", "off"), default="auto",
                       help="allow source:'lsp' to start a language server (default: auto)")
+    call.add_argument("--trust-project-config", action="store_true",
+                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                          "name programs (language-server commands, settings)")
     call.set_defaults(run=_cmd_call, call_parser=call)
 
     servers = commands.add_parser(
@@ -114,6 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     servers.add_argument("family", nargs="?", help="with install: python, typescript …")
     servers.add_argument("--root", default=".", help="repository root (default: .)")
     servers.add_argument("--json", action="store_true", help="print JSON")
+    servers.add_argument("--trust-project-config", action="store_true",
+                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                          "name programs (language-server commands, settings)")
     servers.set_defaults(run=_cmd_servers)
 
     status = commands.add_parser("status", help="print map_status as JSON",
@@ -121,6 +133,9 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
     status.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     status.add_argument("--pretty", action="store_true", help="indent the JSON")
+    status.add_argument("--trust-project-config", action="store_true",
+                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                          "name programs (language-server commands, settings)")
     status.set_defaults(run=_cmd_status)
     return parser
 
@@ -168,14 +183,14 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 def _workspace(root: str, db: str | None, force_root: str | None = None, *, watch: bool = False,
-               lsp: str = "off", lsp_background: bool = True) -> Any:
+               lsp: str = "off", lsp_background: bool = True, trust: bool = False) -> Any:
     from codenav.workspace import Workspace
 
     forced = Path(force_root).expanduser() if force_root else None
     if forced is not None and not forced.is_dir():
         raise _UsageError(f"--force-root is not a directory: {force_root}")
     return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp,
-                     lsp_background=lsp_background)
+                     lsp_background=lsp_background, trust_project=trust)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
@@ -185,7 +200,8 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="codenav %(levelname)s %(name)s: %(message)s")
-    ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp)
+    ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp,
+                    trust=args.trust_project_config)
     serve_stdio(ws)
     return EXIT_OK
 
@@ -197,7 +213,8 @@ def _cmd_lsp(args: argparse.Namespace) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="codenav %(levelname)s %(name)s: %(message)s")
-    serve_editor(_workspace(args.root, args.db, watch=not args.no_watch))
+    serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
+                            trust=args.trust_project_config))
     return EXIT_OK
 
 
@@ -214,7 +231,8 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
 
     # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
     # rather than start one it would stop again at once.
-    ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False)
+    ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False,
+                    trust=args.trust_project_config)
     try:
         envelope = anyio.run(call_tool, ws, tool, arguments)
     finally:
@@ -262,6 +280,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 
 def _cmd_servers(args: argparse.Namespace) -> int:
+    from codenav.config import decide_trust
     from codenav.lsp.servers import families, find_command, install
 
     if args.action == "install":
@@ -270,7 +289,8 @@ def _cmd_servers(args: argparse.Namespace) -> int:
         return install(args.family)
     root = _root(args.root)
     rows: list[dict[str, Any]] = []
-    for name, family in families(root).items():
+    trust = decide_trust(root, flag=args.trust_project_config)
+    for name, family in families(root, trust).items():
         found = next(((spec, argv) for spec in family.servers
                       if (argv := find_command(spec.command)) is not None), None)
         rows.append({"family": name, "languages": list(family.languages),

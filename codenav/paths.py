@@ -42,7 +42,9 @@ def relative_path(raw: str, root: Path, boundary: Path | None = None) -> str:
         raise BadArgs("file must be a non-empty path without NUL characters, e.g. 'src/app.py'")
     candidate = Path(raw)
     full = candidate if candidate.is_absolute() else root / candidate
-    require_inside(full, boundary or root, "file")
+    # inside the root, and inside --force-root (which may be wider than the root)
+    for limit in (boundary, root):
+        require_inside(full, limit, "file")
     resolved = canonical(full)
     rel = resolved.relative_to(canonical(root))
     return PurePosixPath(*rel.parts).as_posix() if rel.parts else "."

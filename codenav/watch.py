@@ -41,6 +41,8 @@ STEP_MS = 50  # a batch is handed over once no new change came for this long …
 DEBOUNCE_MS = 1600  # … or once it has been collecting for this long
 SETTLE_S = 2.0  # quiet seconds after which deferred relinking and hub ranking run
 SETTLE_POLL_S = 0.5
+RESTART_FIRST_S = 1.0  # a failed watch restarts after this pause, doubling up to …
+RESTART_MAX_S = 60.0
 # Project files module systems read (codenav/index/modules): a change relinks the map.
 PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer.json",
                            "Cargo.toml", "pyproject.toml"})
@@ -50,8 +52,9 @@ PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer
 class WatchState:
     """What the watcher did, for map_status."""
 
-    state: str = "starting"  # starting, watching, stopped, failed
+    state: str = "starting"  # starting, watching, restarting, stopped, failed
     batches: int = 0
+    restarts: int = 0
     files: int = 0
     last_at: float | None = None
     last_files: int = 0
@@ -62,6 +65,8 @@ class WatchState:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"state": self.state, "batches": self.batches,
                                "filesReindexed": self.files, "relinks": self.settles}
+        if self.restarts:
+            out["restarts"] = self.restarts
         if self.last_at is not None:
             out["last"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z",
                                                time.localtime(self.last_at)),
@@ -104,26 +109,56 @@ class Watcher:
     # ------------------------------------------------------------------ thread
 
     def _run(self) -> None:
+        """Watch until stopped. A watch that fails (a file name the OS watch cannot report,
+        a vanished folder, the OS refusing a watch) is started again after a growing pause,
+        and what changed meanwhile is caught up by an incremental run over the tree."""
+        pause = RESTART_FIRST_S
+        try:
+            while not self._stop.is_set():
+                started = time.monotonic()
+                try:
+                    self._watch_once()
+                    return  # stopped
+                except Exception as exc:  # noqa: BLE001 - whatever stops a watch, it restarts
+                    log.warning("the file watcher failed (%s: %s); it restarts in %.0f s",
+                                type(exc).__name__, exc, pause)
+                    state = self.state
+                    state.restarts += 1
+                    state.state, state.error = "restarting", f"{type(exc).__name__}: {exc}"
+                    self._ready.set()
+                if time.monotonic() - started > RESTART_MAX_S:
+                    pause = RESTART_FIRST_S  # it had been watching a good while: start over
+                if self._stop.wait(pause):
+                    return
+                pause = min(pause * 2, RESTART_MAX_S)
+                self._catch_up()
+        finally:
+            self._ready.set()
+            if self.state.state == "restarting":
+                self.state.state = "failed"
+
+    def _watch_once(self) -> None:
         from watchfiles import watch
 
         root = self.ws.root
+        for changes in watch(root, watch_filter=self._wanted, step=self._step,
+                             debounce=self._debounce, stop_event=self._stop,
+                             yield_on_timeout=True, rust_timeout=200, raise_interrupt=False):
+            if self.state.state in ("starting", "restarting"):
+                self.state.state = "watching"
+                self._ready.set()
+            if not changes:
+                continue
+            rels = {_relative(root, path) for _, path in changes}
+            self.apply(sorted(rel for rel in rels if rel))
+
+    def _catch_up(self) -> None:
+        """After a restart: whatever changed while nothing watched, by an incremental run."""
         try:
-            for changes in watch(root, watch_filter=self._wanted, step=self._step,
-                                 debounce=self._debounce, stop_event=self._stop,
-                                 yield_on_timeout=True, rust_timeout=200,
-                                 raise_interrupt=False):
-                if self.state.state == "starting":
-                    self.state.state = "watching"
-                    self._ready.set()
-                if not changes:
-                    continue
-                rels = {_relative(root, path) for _, path in changes}
-                self.apply(sorted(rel for rel in rels if rel))
-        except Exception as exc:  # the OS refused the watch (limits), a vanished root …
-            log.exception("the file watcher stopped")
-            self.state.state, self.state.error = "failed", f"{type(exc).__name__}: {exc}"
-        finally:
-            self._ready.set()
+            self.ws.rebuild()
+            self.state.last_at = time.time()
+        except Exception:
+            log.exception("catching up after the watcher restarted failed")
 
     def _settle_loop(self) -> None:
         while not self._stop.wait(SETTLE_POLL_S):

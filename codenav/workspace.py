@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from codenav.config import decide_trust
 from codenav.errors import MapNotBuilt
 from codenav.index.pipeline import (
     IndexReport,
@@ -64,9 +65,12 @@ class Workspace:
     def __init__(self, root: Path, db_path: Path | None = None, *,
                  force_root: Path | None = None, watch: bool = False,
                  lsp: str = "off", lsp_background: bool = True,
-                 lsp_deadlines: tuple[float, float] | None = None) -> None:
+                 lsp_deadlines: tuple[float, float] | None = None,
+                 trust_project: bool = False) -> None:
         self.root = canonical(root)
         self.force_root = canonical(force_root) if force_root is not None else None
+        # Whether the repository's own configuration may name programs (codenav/config.py).
+        self.trust = decide_trust(self.root, flag=trust_project, forced=force_root is not None)
         require_inside(self.root, self.force_root, "root")
         self.db_path = db.map_path(self.root, db_path)
         require_inside(self.db_path, self.force_root, "--db")
@@ -273,9 +277,11 @@ class Workspace:
         with self._pool_lock:
             if self._pool is None:
                 from codenav.lsp.pool import DEADLINE, LONG_DEADLINE, LspPool
+                from codenav.lsp.servers import families
 
                 short, long = self._lsp_deadlines or (DEADLINE, LONG_DEADLINE)
-                self._pool = LspPool(self.root, deadline=short, long_deadline=long)
+                self._pool = LspPool(self.root, table=families(self.root, self.trust),
+                                     deadline=short, long_deadline=long)
             return self._pool
 
     @property

@@ -21,7 +21,7 @@ from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
 __all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir",
-           "watched"]
+           "shown", "watched"]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _MINIFIED = re.compile(r"[.-]min\.[cm]?js$")
@@ -47,12 +47,39 @@ class Candidate:
     mtime_ns: int
 
 
+# Skipped files listed by path (a few per reason), for `codenav index --json` and map_rebuild.
+_LISTED_REASONS = frozenset({"unreadable", "bad_name", "not_a_file"})
+_LISTED_MAX = 50
+
+
 @dataclass(slots=True)
 class Discovery:
     files: list[Candidate] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)  # reason -> source files skipped
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)  # reason -> some paths
     excluded_dirs: int = 0
     source: str = "walk"  # or "git"
+
+    def skip(self, reason: str, rel: str) -> None:
+        self.skipped[reason] += 1
+        if reason in _LISTED_REASONS:
+            listed = self.skipped_paths.setdefault(reason, [])
+            if len(listed) < _LISTED_MAX:
+                listed.append(shown(rel))
+
+
+def shown(rel: str) -> str:
+    """A path as text that can be printed and stored: bytes that are not UTF-8 (a file name
+    decoded with surrogateescape) as ``\\xff`` escapes."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _decodable(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def is_excluded_dir(name: str) -> bool:
@@ -76,14 +103,29 @@ def discover(root: Path, max_bytes: int | None = None) -> Discovery:
     return found
 
 
-def _git_files(root: Path) -> list[str] | None:
+# git reads the repository's own .git/config, which an unpacked tarball can ship:
+# ``core.fsmonitor`` there names a program `git ls-files` runs (or starts git's fsmonitor
+# daemon). These settings outrank it; the untracked cache and optional locks are off so that
+# git writes nothing into the repository either.
+_GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+        "-c", "core.quotepath=off")
+_GIT_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def _git(root: Path, args: list[str], timeout: float,
+         stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes] | None:
+    """``git ARGS`` in ``root`` with the repository's program-naming settings overridden;
+    None when git is missing or fails to run."""
     try:
-        out = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard"],
-            cwd=root, capture_output=True, timeout=60, check=False,
-        )
+        return subprocess.run([*_GIT, *args], cwd=root, input=stdin, capture_output=True,
+                              timeout=timeout, check=False, env={**os.environ, **_GIT_ENV})
     except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _git_files(root: Path) -> list[str] | None:
+    out = _git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], 60)
+    if out is None:
         return None
     if out.returncode != 0:
         return None
@@ -122,13 +164,9 @@ def watched(root: Path, rels: Iterable[str]) -> list[str]:
 
 def _git_ignored(root: Path, rels: list[str]) -> set[str] | None:
     """The untracked paths among ``rels`` git ignores; None when ``root`` is no work tree."""
-    try:
-        out = subprocess.run(["git", "-c", "core.quotepath=off", "check-ignore", "-z", "--stdin"],
-                             cwd=root, input="\0".join(rels).encode("utf-8", "surrogateescape"),
-                             capture_output=True, timeout=30, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode not in (0, 1):  # 128: not a git work tree
+    out = _git(root, ["check-ignore", "-z", "--stdin"], 30,
+               "\0".join(rels).encode("utf-8", "surrogateescape"))
+    if out is None or out.returncode not in (0, 1):  # 128: not a git work tree
         return None
     return {name for name in out.stdout.decode("utf-8", "surrogateescape").split("\0") if name}
 
@@ -181,6 +219,9 @@ def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes:
     if _MINIFIED.search(rel):  # generated, one huge line: nothing a reader navigates
         found.skipped["minified"] += 1
         return
+    if not _decodable(rel):  # a name that is not UTF-8: the map (and JSON) hold text only
+        found.skip("bad_name", rel)
+        return
     full = os.path.join(root, rel)
     try:
         info = os.lstat(full)
@@ -190,9 +231,10 @@ def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes:
                 return
             info = os.stat(full)
     except (OSError, RuntimeError):  # vanished, unreadable, or a symlink loop
-        found.skipped["unreadable"] += 1
+        found.skip("unreadable", rel)
         return
-    if not stat.S_ISREG(info.st_mode):
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or a device named like a source file
+        found.skip("not_a_file", rel)
         return
     if info.st_size > max_bytes:
         found.skipped["too_large"] += 1

@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections import Counter
@@ -63,6 +64,7 @@ class IndexReport:
     unchanged: int = 0
     removed: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)  # reason -> some paths
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, status)
     files: int = 0
     nodes: int = 0
@@ -82,6 +84,7 @@ class IndexReport:
             "root": self.root, "db": self.db, "mode": self.mode,
             "parsed": self.parsed, "unchanged": self.unchanged, "removed": self.removed,
             "skipped": sum(self.skipped.values()), "skippedBy": dict(sorted(self.skipped.items())),
+            "skippedFiles": dict(sorted(self.skipped_paths.items())),
             "failed": [{"file": path, "status": status} for path, status in self.failed],
             "files": self.files, "nodes": self.nodes, "refs": self.refs,
             "parseErrors": self.parse_errors, "seconds": round(self.seconds, 3),
@@ -114,8 +117,7 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     assert lang is not None
     indexed_ns = time.time_ns()
     try:
-        with open(full, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        data = _read_regular(full)
     except OSError:
         return FileFacts(rel, lang.code, size, mtime_ns, "", status="unreadable",
                          indexed_ns=indexed_ns)
@@ -143,6 +145,21 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     facts.problems, facts.parse_errors = found.problems, found.problem_count
     facts.surface = found.surface
     return facts
+
+
+def _read_regular(full: str) -> bytes:
+    """Up to one byte more than ``MAX_FILE_BYTES`` of a regular file. Opened without blocking
+    and checked after opening: a file replaced by a FIFO since it was listed would otherwise
+    block the run for good (OSError when it is not a regular file)."""
+    fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{full} is not a regular file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
@@ -326,6 +343,8 @@ class _Run:
         report, writer = self.report, self.writer
         candidates = [c for c in found.files if self._selected(c.path)]
         report.skipped.update(found.skipped)
+        for reason, paths in found.skipped_paths.items():
+            report.skipped_paths.setdefault(reason, []).extend(paths)
         present = {c.path for c in found.files}
         gone = [row[0] for path, row in self.known.items()
                 if path not in present and self._selected(path)]

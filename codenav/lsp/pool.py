@@ -8,7 +8,8 @@ codenav's life, not to a short-lived worker's. Callers on any loop or thread use
 
 States of a family (``map_status`` shows them): ``idle`` (not asked for yet), ``starting``,
 ``warming`` (initialized, still loading the workspace: its cross-file answers would be
-partial), ``ready``, ``not_installed``, ``disabled`` (by configuration), ``failed`` (crashed 3
+partial), ``ready``, ``not_installed``, ``disabled`` (by configuration), ``untrusted`` (its
+server runs the project's own code, and the project is not trusted), ``failed`` (crashed 3
 times within 3 minutes; stays off, its stderr tail kept). A server is ready when it says so
 (``ready_log`` / ``ready_progress`` in servers.toml), after its first answer when it has no
 such signal, or after ``WARM_LIMIT`` seconds at most.
@@ -22,6 +23,7 @@ import concurrent.futures
 import contextlib
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -33,6 +35,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types as T
 
+from codenav.config import Trust
 from codenav.errors import LspFailed, LspTimeout, LspUnavailable
 from codenav.lsp.client import (
     LspClient,
@@ -302,6 +305,10 @@ class LspPool:
             raise LspUnavailable(f"the {slot.family.name} language server is disabled by "
                                  "configuration", language=code,
                                  hint="Remove `enabled = false` from the [lsp] configuration.")
+        if slot.state == "untrusted":
+            raise LspUnavailable(f"{slot.family.untrusted}: it starts only for a trusted "
+                                 "project", language=code,
+                                 hint=Trust(False, "").allow + ", or pass source:'map'.")
         if slot.state == "failed":
             raise LspFailed(f"{slot.name} crashed "
                             f"{CRASH_LIMIT} times within {CRASH_WINDOW:.0f} s and is disabled: "
@@ -313,6 +320,9 @@ class LspPool:
             return
         if not slot.family.enabled:
             slot.state = "disabled"
+            return
+        if slot.family.untrusted:
+            slot.state, slot.error = "untrusted", slot.family.untrusted
             return
         for spec in slot.family.servers:
             argv = find_command(spec.command)
@@ -335,7 +345,8 @@ class LspPool:
         try:
             await client.start(slot.argv, self.root, init_timeout=self._start_timeout,
                                initialization_options=slot.spec.initialization_options,
-                               settings=server_settings(slot.spec, self.root))
+                               settings=server_settings(slot.spec, self.root),
+                               env={**os.environ, **slot.spec.env} if slot.spec.env else None)
         except FileNotFoundError:
             slot.state, slot.error = "not_installed", f"{slot.argv[0]} not found"
             return

@@ -1,15 +1,18 @@
-"""Which language server serves which language: ``servers.toml`` (data), a project's
-overrides, and where commands are found.
+"""Which language server serves which language: ``servers.toml`` (data), the user's and a
+project's overrides, and where commands are found.
 
 A *family* is a set of map languages one server answers for (``typescript`` serves ts, tsx and
 js). Its servers are tried in order; the first whose command is found runs. Commands are
 looked up beside the running Python (a virtualenv's ``bin``), in codenav's own server cache
 (``codenav servers install`` puts pip and npm packages there), then on ``PATH``.
 
-Overrides, from ``ROOT/.codenav/config.toml`` (``[lsp.<family>]``) or ``pyproject.toml``
-(``[tool.codenav.lsp.<family>]``), the first one found winning: ``enabled = false`` never
-starts a server; ``command = [...]`` runs exactly that; ``settings`` replaces the answers to
-``workspace/configuration``.
+Overrides (``codenav/config.py`` says where they come from and how far a project is
+trusted): ``enabled = false`` never starts a server; ``command = [...]`` runs exactly that;
+``settings`` replaces the answers to ``workspace/configuration``. The user's own
+configuration wins over the project's, whose ``command`` and ``settings`` apply only to a
+trusted project. A server that runs the project's own code to understand it (build scripts,
+a build tool's evaluation: ``runs_project_code`` in servers.toml) starts only for a trusted
+project.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from codenav.config import Trust, project_config, user_lsp
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,6 +50,8 @@ class ServerSpec:
     ready_log: str | None = None  # a logMessage saying the workspace is loaded
     ready_progress: str | None = None  # the title of the $/progress that loads it
     package_root_setting: str | None = None  # dotted setting for a package root's parent
+    env: dict[str, str] | None = None  # set for the server's process (safety switches)
+    runs_project_code: bool = False  # build scripts, a build tool: only for trusted projects
 
     @property
     def signals_loaded(self) -> bool:
@@ -61,6 +68,7 @@ class Family:
     servers: tuple[ServerSpec, ...]
     enabled: bool = True
     overridden: bool = field(default=False, compare=False)
+    untrusted: str | None = None  # why its server does not start for an untrusted project
 
     @property
     def install_hint(self) -> str:
@@ -78,7 +86,8 @@ def _spec(row: dict[str, Any]) -> ServerSpec:
         packages=tuple(row.get("packages", ())), settings=row.get("settings"),
         initialization_options=row.get("initialization_options"),
         ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"),
-        package_root_setting=row.get("package_root_setting"))
+        package_root_setting=row.get("package_root_setting"), env=row.get("env"),
+        runs_project_code=bool(row.get("runs_project_code", False)))
 
 
 @cache
@@ -90,44 +99,43 @@ def _defaults() -> dict[str, Family]:
             for name, row in table.items()}
 
 
-def _overrides(root: Path | None) -> dict[str, Any]:
-    if root is None:
-        return {}
-    for path, keys in ((root / ".codenav" / "config.toml", ("lsp",)),
-                       (root / "pyproject.toml", ("tool", "codenav", "lsp"))):
-        try:
-            data: Any = tomllib.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue
-        for key in keys:
-            data = data.get(key) if isinstance(data, dict) else None
-        if isinstance(data, dict):
-            return data
-    return {}
-
-
-def families(root: Path | None = None) -> dict[str, Family]:
-    """Every family, with ``root``'s overrides applied."""
+def families(root: Path | None = None, trust: Trust | None = None) -> dict[str, Family]:
+    """Every family, with the user's overrides and those of ``root`` that ``trust`` lets
+    apply (none that name programs when ``trust`` is None or untrusted)."""
+    trust = trust or Trust(False, "not trusted")
+    project = project_config(root, trust).lsp
+    mine = user_lsp(root)
     out = dict(_defaults())
-    for name, row in _overrides(root).items():
-        if name not in out or not isinstance(row, dict):
-            continue
-        family = out[name]
-        if row.get("enabled") is False:
-            family = replace(family, enabled=False, overridden=True)
-        command = row.get("command")
-        if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
-            first = family.servers[0] if family.servers else None
-            custom = ServerSpec(name=str(row.get("name", command[0])), command=tuple(command),
-                                install=first.install if first else "",
-                                settings=first.settings if first else None)
-            family = replace(family, servers=(custom,), overridden=True)
-        settings = row.get("settings")
-        if isinstance(settings, dict):
-            family = replace(family, servers=tuple(replace(s, settings=settings)
-                                                   for s in family.servers), overridden=True)
+    for name, default in list(out.items()):
+        rows = [project.get(name), mine.get(name)]  # the user's last: theirs wins
+        family = default
+        for row in rows:
+            if isinstance(row, dict):
+                family = _overridden(family, row)
+        if not trust.trusted and any(s.runs_project_code for s in family.servers) and \
+                not isinstance(mine.get(name, {}).get("command"), list):
+            runner = next(s for s in family.servers if s.runs_project_code)
+            family = replace(family, untrusted=f"{runner.name} runs the project's own code "
+                                               "(build scripts, its build tool)")
         out[name] = family
     return out
+
+
+def _overridden(family: Family, row: dict[str, Any]) -> Family:
+    if row.get("enabled") is False:
+        family = replace(family, enabled=False, overridden=True)
+    command = row.get("command")
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        first = family.servers[0] if family.servers else None
+        custom = ServerSpec(name=str(row.get("name", command[0])), command=tuple(command),
+                            install=first.install if first else "",
+                            settings=first.settings if first else None)
+        family = replace(family, servers=(custom,), overridden=True)
+    settings = row.get("settings")
+    if isinstance(settings, dict):
+        family = replace(family, servers=tuple(replace(s, settings=settings)
+                                               for s in family.servers), overridden=True)
+    return family
 
 
 def family_of(code: str, table: dict[str, Family] | None = None) -> Family | None:

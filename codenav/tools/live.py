@@ -133,10 +133,12 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
         if state in ("idle", "starting"):
             pool.ensure(target.code, target.path)
             return _from_map(ws, f"{server} is starting")
-        if state in ("not_installed", "disabled", "failed", "none"):
+        if state in ("not_installed", "disabled", "untrusted", "failed", "none"):
             reason = {"not_installed": f"{server} is not installed ({family.install_hint})"
                       if family else "no server is installed",
                       "disabled": f"{server} is disabled by configuration",
+                      "untrusted": f"{family.untrusted if family else server}: it starts only "
+                                   "for a trusted project",
                       "failed": f"{server} crashed repeatedly and is disabled",
                       "none": "no language server serves this language"}[state]
             return _from_map(ws, reason)

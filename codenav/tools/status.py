@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 from pydantic import Field
 
+from codenav.config import project_config
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, MapNotBuilt
 from codenav.lsp.servers import families
@@ -43,7 +44,7 @@ def _servers(ws: Workspace) -> dict[str, Any]:
     if pool is None:
         idle = [{"family": name, "languages": list(family.languages), "server": None,
                  "state": "idle", "restarts": 0}
-                for name, family in families(ws.root).items() if held.intersection(
+                for name, family in families(ws.root, ws.trust).items() if held.intersection(
                     family.languages)]
         return {"state": "auto", "servers": idle}
     servers = []
@@ -91,7 +92,13 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data["lastBuildError"] = build.last_error
     data["watcher"] = ws.watcher.state.to_dict() if ws.watcher is not None else {"state": "off"}
     data["lsp"] = _servers(ws)
+    ignored = project_config(ws.root, ws.trust).ignored
+    data["projectConfig"] = {"trusted": ws.trust.trusted, "why": ws.trust.why}
     warnings = []
+    if ignored:
+        data["projectConfig"].update(ignored=ignored, allow=ws.trust.allow)
+        warnings.append(f"The project's own configuration names programs codenav did not run "
+                        f"({', '.join(ignored)}): {ws.trust.allow}.")
     if data.get("staleCount"):
         warnings.append(f"{data['staleCount']} file(s) changed since the last index; "
                         "map_rebuild refreshes them.")

@@ -136,6 +136,26 @@ def test_every_file_argument_outside_the_root_is_out_of_root(bounded: Workspace,
     assert all("passwd" not in m and "secret" not in m for m in messages)
 
 
+@pytest.mark.parametrize("raw", ["../proj-evil/a.py", "{evil}/a.py", "../outside/secret.py",
+                                 "../outside/missing.py", "src/leak.py", "linked/deep.py"])
+def test_a_force_root_wider_than_the_root_still_bounds_paths_to_the_root(
+        bounded: Workspace, raw: str) -> None:
+    # --force-root /x with ROOT /x/proj: /x/proj-evil is inside the one, outside the other
+    # (these were INTERNAL: 221 of 421 calls)
+    wide = Workspace(bounded.root, force_root=bounded.root.parent)
+    path = _outside(wide, raw)
+    answers = [
+        call(wide, "map_outline", {"file": path}),
+        call(wide, "nav_definition", {"file": path, "line": 1, "col": 5, "source": "map"}),
+        call(wide, "map_node", {"id": f"py:{path}#stolen_secret"}),
+        call(wide, "map_neighbors", {"id": f"py:{path}"}),
+        call(wide, "map_overview", {"focus": f"py:{path}#stolen_secret"}),
+        call(wide, "map_rebuild", {"paths": [path]}),
+    ]
+    assert [_code(a) for a in answers] == ["OUT_OF_ROOT"] * len(answers)
+    assert _code(call(wide, "map_overview", {"focus": "../proj-evil"})) == "OUT_OF_ROOT"
+
+
 def test_the_answer_is_the_same_whether_or_not_the_target_exists(bounded: Workspace) -> None:
     exists = call(bounded, "map_outline", {"file": "../outside/secret.py"})
     missing = call(bounded, "map_outline", {"file": "../outside/nothing-here.py"})

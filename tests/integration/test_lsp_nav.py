@@ -178,7 +178,7 @@ def test_auto_never_waits_for_a_cold_server(shop: Workspace) -> None:
 
 def test_jedi_language_server_by_configuration(tmp_path: Path) -> None:
     root = repo("shop", tmp_path, '[lsp.python]\ncommand = ["jedi-language-server"]\n')
-    ws = Workspace(root, lsp="auto")
+    ws = Workspace(root, lsp="auto", trust_project=True)  # the repo's command: opted in
     try:
         found = call(ws, "nav_definition", {"file": "src/shop/cli.py", "line": 9, "col": 24,
                                             "source": "lsp"})
@@ -227,7 +227,7 @@ def test_a_lazily_loading_server_loads_without_being_asked(tmp_path: Path) -> No
 
 def test_missing_server_is_unavailable_and_the_map_still_answers(tmp_path: Path) -> None:
     root = repo("shop", tmp_path, '[lsp.python]\ncommand = ["codenav-no-such-server"]\n')
-    ws = Workspace(root, lsp="auto")
+    ws = Workspace(root, lsp="auto", trust_project=True)
     try:
         insisted = call(ws, "nav_definition", {"symbol": "Order.add", "source": "lsp"})
         assert insisted["error"]["code"] == "LSP_UNAVAILABLE"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from lsprotocol import types as T
 
+from codenav.config import decide_trust, project_config
 from codenav.errors import LspFailed, LspTimeout, LspUnavailable
 from codenav.lsp.pool import LspPool
 from codenav.lsp.servers import Family, ServerSpec, families
@@ -169,13 +170,68 @@ def test_close_stops_every_server(script: Script) -> None:
     assert not alive(pid)
 
 
-def test_project_overrides(tmp_path: Path) -> None:
-    (tmp_path / ".codenav").mkdir()
-    (tmp_path / ".codenav" / "config.toml").write_text(
+def test_project_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home-config"))
+    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+    root = tmp_path / "repo"
+    (root / ".codenav").mkdir(parents=True)
+    (root / ".codenav" / "config.toml").write_text(
         '[lsp.python]\ncommand = ["jedi-language-server"]\n[lsp.go]\nenabled = false\n')
-    table = families(tmp_path)
-    assert [s.command for s in table["python"].servers] == [("jedi-language-server",)]
+    # not trusted: the repository's command is ignored, what can only do less applies
+    table = families(root, decide_trust(root))
+    assert table["python"].servers[0].name == "basedpyright"
     assert table["go"].enabled is False and table["typescript"].enabled
-    (tmp_path / ".codenav" / "config.toml").unlink()
-    (tmp_path / "pyproject.toml").write_text('[tool.codenav.lsp.python]\nenabled = false\n')
-    assert families(tmp_path)["python"].enabled is False
+    assert project_config(root, decide_trust(root)).ignored == [
+        "lsp.python.command in .codenav/config.toml"]
+    trusted = decide_trust(root, flag=True)
+    assert [s.command for s in families(root, trusted)["python"].servers] == [
+        ("jedi-language-server",)]
+    assert project_config(root, trusted).ignored == []
+    # the same through the environment, but never under --force-root without it
+    monkeypatch.setenv("CODENAV_TRUST_PROJECT_CONFIG", "1")
+    assert decide_trust(root, forced=True).trusted
+    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG")
+    (root / ".codenav" / "config.toml").unlink()
+    (root / "pyproject.toml").write_text('[tool.codenav.lsp.python]\nenabled = false\n')
+    assert families(root, decide_trust(root))["python"].enabled is False
+
+
+def test_the_users_own_configuration_applies_and_can_trust_a_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+    root = tmp_path / "repo"
+    (root / ".codenav").mkdir(parents=True)
+    (root / ".codenav" / "config.toml").write_text(
+        '[lsp.python]\ncommand = ["from-the-repo"]\n')
+    (tmp_path / "cfg" / "codenav").mkdir(parents=True)
+    user = tmp_path / "cfg" / "codenav" / "config.toml"
+    user.write_text(f'[lsp.go]\nenabled = false\n'
+                    f'[projects."{root}".lsp.c]\ncommand = ["my-clangd"]\n')
+    table = families(root, decide_trust(root))
+    assert table["go"].enabled is False  # the user's, for every root
+    assert table["c"].servers[0].command == ("my-clangd",)  # the user's, for this root
+    assert table["python"].servers[0].name == "basedpyright"  # the repo's: not trusted
+    user.write_text(f'trusted = ["{root}"]\n')
+    assert decide_trust(root).trusted
+    assert families(root, decide_trust(root))["python"].servers[0].command == ("from-the-repo",)
+    assert not decide_trust(root, forced=True).trusted  # not under --force-root
+
+
+def test_a_server_that_runs_the_projects_code_starts_only_when_trusted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+    assert "build scripts" in (families(tmp_path, decide_trust(tmp_path))["rust"].untrusted
+                               or "")
+    assert families(tmp_path, decide_trust(tmp_path, flag=True))["rust"].untrusted is None
+    assert families(tmp_path, decide_trust(tmp_path))["python"].untrusted is None
+    pool = LspPool(tmp_path, table=families(tmp_path, decide_trust(tmp_path)))
+    try:
+        pool.ensure("rs")
+        deadline = time.monotonic() + 5
+        while pool.state("rs") == "idle" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pool.state("rs") == "untrusted"
+    finally:
+        pool.close()

@@ -1,0 +1,195 @@
+"""A repository nobody vetted (tests/hostile.py writes the cases), met by the real
+``codenav index`` and ``codenav mcp``: it runs nothing, touches no other database, and
+every file's work is bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from tests import hostile
+from tests.conftest import run_codenav, write_tree
+
+pytestmark = pytest.mark.anyio
+
+SOURCES = {"app/core.py": "class Engine:\n    def run(self):\n        return 1\n"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user configuration folder of the test's own (nothing trusted unless it says so)."""
+    config = tmp_path / "user-config"
+    config.mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+    return config
+
+
+def envelope(result: Any) -> dict[str, Any]:
+    parsed: dict[str, Any] = json.loads(result.content[0].text)
+    return parsed
+
+
+@asynccontextmanager
+async def mcp_session(root: Path, *flags: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codenav", "mcp", str(root), "--no-watch", *flags],
+                                   env=dict(os.environ))
+    with open(os.devnull, "w") as errors:
+        async with stdio_client(params, errlog=errors) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+async def built_status(session: ClientSession) -> dict[str, Any]:
+    with anyio.fail_after(60):
+        while True:
+            status = envelope(await session.call_tool("map_status", {}))
+            if status["data"].get("built") and not status["data"].get("building"):
+                return status
+            await anyio.sleep(0.05)
+
+
+async def wait_for(path: Path, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        await anyio.sleep(0.1)
+    return path.exists()
+
+
+# ---------------------------------------------------------------- 1. configuration
+
+@pytest.mark.parametrize("pyproject", [False, True], ids=["codenav-config", "pyproject"])
+async def test_a_repositorys_language_server_command_is_not_run(
+        tmp_path: Path, home: Path, pyproject: bool) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    marker = hostile.repo_config_command(root, tmp_path / "ran", pyproject=pyproject)
+    async with mcp_session(root) as session:
+        status = await built_status(session)  # servers start once the map is built
+        config = status["data"]["projectConfig"]
+        assert config["trusted"] is False and "--trust-project-config" in config["allow"]
+        assert any(item.startswith("lsp.python.command in ") for item in config["ignored"])
+        assert any("did not run" in w for w in status["warnings"])
+        assert not await wait_for(marker, 4.0)
+        later = envelope(await session.call_tool("map_status", {}))
+        assert "basedpyright" in json.dumps(later["data"]["lsp"])  # the default, not theirs
+    assert not marker.exists()
+
+
+async def test_trusting_the_project_runs_its_command_but_force_root_needs_the_flag(
+        tmp_path: Path, home: Path) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    marker = hostile.repo_config_command(root, tmp_path / "ran")
+    (home / "codenav").mkdir()
+    (home / "codenav" / "config.toml").write_text(f'trusted = ["{root}"]\n')
+    async with mcp_session(root, "--force-root", str(root)) as session:
+        status = await built_status(session)
+        assert status["data"]["projectConfig"]["trusted"] is False  # the list is not enough
+        assert not await wait_for(marker, 3.0)
+    async with mcp_session(root) as session:  # without --force-root the list trusts it
+        status = await built_status(session)
+        assert status["data"]["projectConfig"]["trusted"] is True
+        assert await wait_for(marker, 20.0), "a trusted project's command should run"
+
+
+async def test_the_repositorys_git_config_runs_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    marker = hostile.hostile_git_config(root, tmp_path / "ran")
+    done = run_codenav("index", root, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["parsed"] == 1  # tracked.py, listed by git
+    assert not marker.exists()
+    async with mcp_session(root) as session:  # the watcher's git check-ignore too
+        await built_status(session)
+    assert not marker.exists()
+
+
+# ---------------------------------------------------------------- 2. other databases
+
+@pytest.mark.parametrize("folder", [True, False], ids=["codenav-folder", "map-file"])
+def test_a_symlinked_map_leaving_the_root_is_refused(tmp_path: Path, folder: bool) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    victim = tmp_path / "other-app" / ("data" if folder else "app.db")
+    before = hostile.symlinked_map(root, victim, folder=folder)
+    victim_file = victim / "map.db" if folder else victim
+    for command in (["index", root], ["index", root, "--full"], ["mcp", root]):
+        done = run_codenav(*command, timeout=60)
+        assert done.returncode == 2, (command, done.stderr)
+        assert "outside the root" in done.stderr and "Traceback" not in done.stderr
+    assert victim_file.read_bytes() == before
+    assert sorted(p.name for p in victim_file.parent.iterdir()) == [victim_file.name]
+
+
+def test_a_named_database_codenav_did_not_make_is_refused(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    victim = tmp_path / "app.db"
+    before = hostile.other_apps_database(victim)
+    done = run_codenav("index", root, "--db", victim)
+    assert done.returncode == 2 and "did not make" in done.stderr, done.stderr
+    by_env = run_codenav("index", root, env={"CODENAV_DB": str(victim)})
+    assert by_env.returncode == 2 and "did not make" in by_env.stderr
+    assert victim.read_bytes() == before and not Path(f"{victim}-wal").exists()
+    ours = tmp_path / "ours.db"  # a path the user names for a new map is fine
+    assert run_codenav("index", root, "--db", ours).returncode == 0
+    assert run_codenav("index", root, "--db", ours, "--full").returncode == 0
+
+
+# ------------------------------------------------------------ 4. names, FIFOs, the watcher
+
+def test_odd_files_are_skipped_with_their_reason_and_the_run_completes(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    hostile.undecodable_file_name(root)
+    hostile.fifo_source(root)
+    done = run_codenav("index", root, "--json", timeout=60)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["parsed"] == 1  # app/core.py
+    assert report["skippedFiles"] == {"bad_name": ["bad\\xffname.py"],
+                                      "not_a_file": ["pipe.py"]}
+    status = run_codenav("status", root)
+    assert json.loads(status.stdout)["data"]["built"] is True
+
+
+def test_the_watcher_survives_a_name_it_cannot_report(tmp_path: Path) -> None:
+    from codenav.index.pipeline import index_tree
+    from codenav.workspace import Workspace
+
+    root = write_tree(tmp_path / "repo", SOURCES)
+    index_tree(root)
+    ws = Workspace(root, watch=True)
+    ws.start_watcher()
+    try:
+        hostile.undecodable_file_name(root)  # watchfiles cannot decode it: its watch fails
+        write_tree(root, {"app/later.py": "def later():\n    return 2\n"})
+        assert ws.watcher is not None
+        state = ws.watcher.state
+        deadline = time.monotonic() + 20
+        while not ws.reader().nodes_named("later") or state.state != "watching":
+            assert time.monotonic() < deadline, state.to_dict()
+            time.sleep(0.05)
+        assert state.restarts >= 1  # it failed, restarted, and caught up with the edit
+        write_tree(root, {"app/after.py": "def after():\n    return 3\n"})  # and watches
+        while not ws.reader().nodes_named("after"):
+            assert time.monotonic() < deadline, state.to_dict()
+            time.sleep(0.05)
+    finally:
+        ws.close()
