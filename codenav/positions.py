@@ -3,14 +3,27 @@
 tree-sitter speaks 0-based rows and UTF-8 *byte* columns; codenav's anchors, like LSP, speak
 1-based lines and 1-based columns counted in UTF-16 code units (SPEC §2). Lines end at ``\\n``
 (tree-sitter's rule; a ``\\r`` before it stays part of the line's bytes but is never inside an
-identifier, so no column that codenav reports is affected).
+identifier, so no column that codenav reports is affected). A lone ``\\r`` (classic Mac line
+ends) ends a line too, as LSP says: ``lone_cr_as_lf`` turns each into ``\\n`` before parsing,
+which keeps every byte offset. A UTF-8 byte-order mark is not text: columns on the first line
+start after it, as an editor shows them.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
-__all__ = ["LineIndex", "utf16_len"]
+__all__ = ["BOM", "LineIndex", "lone_cr_as_lf", "utf16_len"]
+
+BOM = b"\xef\xbb\xbf"
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def lone_cr_as_lf(data: bytes) -> bytes:
+    """``data`` with every ``\\r`` not followed by ``\\n`` read as ``\\n``: the same length, so
+    byte offsets still point into the file as it is on disk."""
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
 def utf16_len(text: str) -> int:
@@ -29,11 +42,12 @@ def _decode(chunk: bytes) -> str:
 class LineIndex:
     """Converts between byte offsets, tree-sitter points and (line, UTF-16 column) for one text."""
 
-    __slots__ = ("_ascii", "_data", "_starts")
+    __slots__ = ("_ascii", "_bom", "_data", "_starts")
 
     def __init__(self, data: bytes) -> None:
-        self._data = data
+        self._data = lone_cr_as_lf(data)
         self._ascii = data.isascii()
+        self._bom = len(BOM) if data.startswith(BOM) else 0  # bytes before line 1's column 1
         self._starts: list[int] | None = None
 
     @property
@@ -74,6 +88,8 @@ class LineIndex:
             return byte_col + 1
         starts = self._line_starts()
         start = starts[row] if row < len(starts) else len(self._data)
+        if row == 0 and self._bom:
+            start, byte_col = self._bom, max(byte_col - self._bom, 0)
         chunk = self._data[start : start + byte_col]
         if chunk.isascii():
             return byte_col + 1
@@ -91,6 +107,8 @@ class LineIndex:
         row = min(max(line - 1, 0), len(starts) - 1)
         text = self.line_bytes(row)
         want = max(col - 1, 0)
+        if row == 0 and self._bom:
+            return self._bom + LineIndex(text[self._bom:]).offset(1, col)
         if text.isascii():
             return starts[row] + min(want, len(text))
         decoded = _decode(text)

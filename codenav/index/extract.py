@@ -23,18 +23,29 @@ from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow, node_id
-from codenav.positions import LineIndex, utf16_len
+from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
 
 __all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at"]
 
-# Bounds per file (notes/RELIABILITY-AND-PERF.md P1). Every parse of a file (error recovery
-# included) shares one deadline; pseudo-random bytes parse at ~1.5 s/MB, real code at ~10 MB/s.
+# Bounds per file (notes/RELIABILITY-AND-PERF.md P1). A file's whole extraction — every parse
+# (error recovery included), queries, binding and reference collection — shares one budget;
+# pseudo-random bytes parse at ~1.5 s/MB, real code at ~10 MB/s. Past the budget the file is
+# mapped as ``timeout`` with what was collected by then (its definitions, some references).
+# The budget bounds, too, what tree-sitter makes quadratic in nesting depth: ``Node.parent``
+# walks down from the root, so asking a member reference's parent costs its depth (``a.b.b…``
+# 50k deep, 100 KB: minutes without the budget).
 PARSE_DEADLINE_S = 2.0
+_CHECK_EVERY = 256  # references collected between looks at the clock
 # tree-sitter queries cannot be interrupted (QueryCursor's progress_callback crashes the
 # 0.26.1 bindings) and run in quadratic time over an ERROR node whose children are thousands
 # of unclosed openers (`[[[[…`: 40k took 3 s, 2 MB would take hours). No source file a
 # reader navigates has such a node once recovery has run.
 _MAX_ERROR_FANOUT = 10_000
+# Queries run in time quadratic in nesting depth (a pattern begun at every level of
+# ``a.b.b.b…`` stays in progress until its last capture: 50k levels took 17 s, in C, beyond
+# any budget's reach). They start no match deeper than this, which no code a reader navigates
+# comes near; a file nested deeper is mapped as ``timeout`` without what lies below.
+MAX_QUERY_DEPTH = 1024
 _READ_CHUNK = 1 << 16
 
 
@@ -48,6 +59,7 @@ class _Deadlined:
 
     def __init__(self, parser: Any, seconds: float) -> None:
         self.parser = parser
+        self.seconds = seconds
         self.deadline = time.monotonic() + seconds
 
     def parse(self, data: bytes) -> Any:
@@ -63,7 +75,7 @@ class _Deadlined:
             tree = None
         if tree is None:
             self.parser.reset()  # else the next parse resumes this one's state
-            raise ParseTimeout(f"not parsed within {PARSE_DEADLINE_S:g} s")
+            raise ParseTimeout(f"not parsed within {self.seconds:g} s")
         if not tree.root_node.has_error:
             # A tree parsed from a callback holds no text: every text predicate of a query
             # (#eq?, #match?) would call back into Python for it, doubling query time. A
@@ -71,6 +83,34 @@ class _Deadlined:
             # parse and yields the tree with its text.
             tree = self.parser.parse(data, old_tree=tree)
         return tree
+
+
+def _cursor(query: Any) -> QueryCursor:
+    cursor = QueryCursor(query)
+    cursor.set_max_start_depth(MAX_QUERY_DEPTH)
+    return cursor
+
+
+def _deeper_than(root: Any, limit: int) -> bool:
+    """Whether the tree nests deeper than ``limit``, looked for along its heaviest path (the
+    child with the most descendants at each level: where a deep nesting is). Costs the depth
+    of that path, found without ``Node.parent`` (which walks down from the root)."""
+    cursor = root.walk()
+    depth = 0
+    while depth <= limit:
+        node = cursor.node
+        if node is None or node.child_count == 0:
+            return False
+        heaviest, index = -1, 0
+        for i, child in enumerate(node.children):
+            weight = child.descendant_count
+            if weight > heaviest:
+                heaviest, index = weight, i
+        cursor.goto_first_child()
+        for _ in range(index):
+            cursor.goto_next_sibling()
+        depth += 1
+    return True
 
 
 def _widest_error(root: Any) -> int:
@@ -138,6 +178,7 @@ class Extraction:
     problems: list[Problem] = field(default_factory=list)
     problem_count: int = 0
     surface: str = ""  # changes exactly when what other files can see of this one changes
+    timed_out: bool = False  # past the file's budget: the references are not all here
 
 
 @dataclass(slots=True)
@@ -203,14 +244,18 @@ _roles: dict[str, _Roles] = {}
 _systems: dict[str, ModuleSystem] = {}
 
 
-def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
-    """Parse ``data`` (file ``path``, repo-relative) as ``lang`` and collect its facts.
+def extract(lang: Language, data: bytes, path: str = "",
+            budget: float = PARSE_DEADLINE_S) -> Extraction:
+    """Parse ``data`` (file ``path``, repo-relative) as ``lang`` and collect its facts within
+    ``budget`` seconds.
 
-    Never raises on malformed source; raises ParseTimeout for a file past the per-file
-    bounds (PARSE_DEADLINE_S, an ERROR node too wide to query).
+    Never raises on malformed source; raises ParseTimeout for a file that cannot be parsed
+    within the budget (or has an ERROR node too wide to query); a file parsed in time whose
+    references take longer comes back with those collected so far and ``timed_out``.
     """
     compiled = queries(lang)
-    parser = _Deadlined(compiled.parser, PARSE_DEADLINE_S)
+    parser = _Deadlined(compiled.parser, budget)
+    data = lone_cr_as_lf(data)  # classic Mac line ends: lines for tree-sitter too
     tree = parser.parse(data)
     root = original = tree.root_node
     index = LineIndex(data)
@@ -224,10 +269,11 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
         if blanked and _widest_error(original) > _MAX_ERROR_FANOUT:
             blanked = []  # the blanked lines' own references are given up
 
-    flat = QueryCursor(compiled.flat).captures(root)
+    too_deep = _deeper_than(root, MAX_QUERY_DEPTH)
+    flat = _cursor(compiled.flat).captures(root)
     identifiers = flat.pop("name", [])
     for start, end in blanked:  # what the recovered parse blanked out still has references
-        cursor = QueryCursor(compiled.flat)
+        cursor = _cursor(compiled.flat)
         cursor.set_byte_range(start, end)
         identifiers += cursor.captures(original).get("name", [])
     caps = _capture(lang, compiled, root, flat)
@@ -254,7 +300,9 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
     out.doc = _doc_line(_text(caps.doc, data)) if caps.doc is not None else None
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
                              binder=binder, import_keys=import_keys, index=index, data=data,
-                             owned=_owned_scopes(lang, kept, caps.owned, data))
+                             owned=_owned_scopes(lang, kept, caps.owned, data),
+                             deadline=parser.deadline)
+    out.timed_out = too_deep or time.monotonic() > parser.deadline
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
     out.surface = _surface(kept, out.imports, out.refs)
@@ -264,6 +312,7 @@ def extract(lang: Language, data: bytes, path: str = "") -> Extraction:
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering 1-based (line, UTF-16 col), and the column it starts at."""
     parser = _Deadlined(queries(lang).parser, PARSE_DEADLINE_S)
+    data = lone_cr_as_lf(data)
     index = LineIndex(data)
     offset = index.offset(line, col)
     try:
@@ -302,7 +351,7 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             caps.doc = min(nodes, key=lambda n: n.start_byte)
         elif name == "export.default":
             caps.exports += [(node, "default") for node in nodes]
-    for pattern, found in QueryCursor(compiled.assoc).matches(root):
+    for pattern, found in _cursor(compiled.assoc).matches(root):
         role = learned.get(pattern) or roles.of(pattern, found)
         what = role[0]
         if what == "def":
@@ -719,8 +768,8 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
 
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any]],
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
-                  index: LineIndex, data: bytes, owned: dict[int, int] | None = None
-                  ) -> list[RefRow]:
+                  index: LineIndex, data: bytes, owned: dict[int, int] | None = None,
+                  deadline: float = float("inf")) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
     resolves to. ``name_starts`` are the start bytes of the nodes' own names; ``owned``
     gives references made for a type of the file (``@reference.owner``) that type as scope.
@@ -763,7 +812,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
     suffix = binder.lang.decorator_suffix
     path_nodes = binder.lang.paths
+    countdown = _CHECK_EVERY
     for start, node, captured_kind in items:
+        countdown -= 1
+        if not countdown:
+            if time.monotonic() > deadline:
+                break  # past the file's budget: what was collected stands
+            countdown = _CHECK_EVERY
         raw = data[start : node.end_byte]
         name = raw.decode("ascii") if ascii_text else raw.decode("utf-8", "replace")
         qualifier = None

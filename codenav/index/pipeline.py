@@ -30,7 +30,7 @@ from typing import Any
 from codenav import __version__
 from codenav.errors import MapNotBuilt
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
-from codenav.index.extract import ParseTimeout, extract
+from codenav.index.extract import PARSE_DEADLINE_S, ParseTimeout, extract
 from codenav.index.languages import by_extension, language_of
 from codenav.index.link import link, project_file_hashes
 from codenav.index.modules import config_reader
@@ -134,17 +134,28 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
         return facts
     started = time.perf_counter()
     try:
-        found = extract(lang, data, rel)
+        found = extract(lang, data, rel, file_budget())
     except ParseTimeout:  # flagged and reported as failed; the run goes on
         facts.status = "timeout"
         facts.parse_ms = (time.perf_counter() - started) * 1000
         return facts
     facts.parse_ms = (time.perf_counter() - started) * 1000
+    if found.timed_out:  # mapped with what was found in time, and flagged
+        facts.status = "timeout"
     facts.lines, facts.doc = found.lines, found.doc
     facts.defs, facts.refs, facts.imports = found.defs, found.refs, found.imports
     facts.problems, facts.parse_errors = found.problems, found.problem_count
     facts.surface = found.surface
     return facts
+
+
+def file_budget() -> float:
+    """Seconds one file's extraction may take: ``$CODENAV_FILE_BUDGET`` (the user's, never
+    the repository's), else 2; at least 0.1."""
+    try:
+        return max(0.1, float(os.environ.get("CODENAV_FILE_BUDGET", PARSE_DEADLINE_S)))
+    except ValueError:
+        return PARSE_DEADLINE_S
 
 
 def _read_regular(full: str) -> bytes:

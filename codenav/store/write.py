@@ -76,12 +76,17 @@ class FileRows:
         return str(self.file[10])
 
 
+# Statuses whose facts are stored: a file past its budget (timeout) keeps what was found.
+MAPPED_STATUSES = frozenset({"ok", "timeout"})
+
+
 def encode(facts: FileFacts, file_id: int) -> FileRows:
     """The rows that store ``facts`` as file ``file_id``."""
+    mapped = facts.status in MAPPED_STATUSES
     rows = FileRows((file_id, facts.path, facts.lang, facts.size, facts.mtime_ns, facts.hash,
                      facts.status, facts.lines, facts.parse_errors, facts.indexed_ns,
-                     facts.surface, len(facts.defs) + 1 if facts.status == "ok" else 0))
-    if facts.status != "ok":
+                     facts.surface, len(facts.defs) + 1 if mapped else 0))
+    if not mapped:
         return rows
     base = file_node(file_id)
     first = base + 1

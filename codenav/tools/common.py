@@ -30,6 +30,7 @@ from codenav.errors import (
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_extension, language_of
 from codenav.paths import relative_path, require_relative
+from codenav.positions import BOM
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import ToolParams
 from codenav.tools.rows import MODULE, Detail, node_row
@@ -131,7 +132,7 @@ def _split_file(absolute: str) -> list[str]:
             return kept[2]
     try:
         with open(absolute, "rb") as handle:
-            lines = handle.read().decode("utf-8", "replace").splitlines()
+            lines = _text_lines(handle.read())
     except OSError:
         return []
     with _SPLIT_LOCK:
@@ -139,6 +140,17 @@ def _split_file(absolute: str) -> list[str]:
         while len(_SPLIT) > _SPLIT_FILES:
             _SPLIT.popitem(last=False)
     return lines
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _text_lines(data: bytes) -> list[str]:
+    """A file's lines as the map numbers them: a byte-order mark is not text; ``\\r\\n``,
+    ``\\n`` and a lone ``\\r`` end lines, and nothing else does (``str.splitlines`` also
+    splits at form feeds and other separators, which would shift every later line)."""
+    lines = _LINE_END.split(data.removeprefix(BOM).decode("utf-8", "replace"))
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 class Lines:
@@ -404,7 +416,7 @@ def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: i
 def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:
     try:
         with open(ws.root / path, "rb") as handle:
-            text = handle.read().decode("utf-8", "replace").splitlines()
+            text = _text_lines(handle.read())
     except OSError:
         return 1
     if not 1 <= line <= len(text):

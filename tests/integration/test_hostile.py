@@ -193,3 +193,64 @@ def test_the_watcher_survives_a_name_it_cannot_report(tmp_path: Path) -> None:
             time.sleep(0.05)
     finally:
         ws.close()
+
+
+# ------------------------------------------------------ 3. bounded work, 7. odd line ends
+
+def test_deep_nesting_is_bounded_and_marked(tmp_path: Path) -> None:
+    # c = a.b.b… and g(g(…)) 50k deep: 295 s and 108 s, and a watcher stalled, before
+    root = write_tree(tmp_path / "repo", SOURCES)
+    hostile.deep_attribute_chain(root)
+    hostile.deep_call_nesting(root)
+    done = run_codenav("index", root, "--json", timeout=60)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert sorted(f["file"] for f in report["failed"] if f["status"] == "timeout") == [
+        "deep_attr.py", "deep_call.py"]
+    outline = json.loads(run_codenav("call", "map_outline", '{"file": "deep_attr.py"}',
+                                     "--root", root).stdout)
+    assert outline["data"]["status"] == "timeout"  # mapped, and marked
+    (row,) = outline["data"]["symbols"]
+    assert row.startswith("1 variable c | c = a.b.b.b.b") and row.endswith("…")
+
+
+def test_byte_order_marks_and_lone_carriage_returns_keep_positions(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    hostile.bom_file(root)
+    hostile.cr_only_file(root)
+    assert run_codenav("index", root).returncode == 0
+
+    def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        done = run_codenav("call", tool, json.dumps({**args, "detail": "full"}), "--root", root)
+        parsed: dict[str, Any] = json.loads(done.stdout)
+        return parsed
+
+    bom = call("map_outline", {"file": "bom.py"})["data"]["symbols"]
+    assert [(s["name"], s["anchor"]["line"], s["anchor"]["col"]) for s in bom] == [
+        ("first", 1, 5), ("second", 5, 5)]  # the mark is not a column
+    cr = call("map_outline", {"file": "cr_only.py"})
+    assert cr["data"]["lines"] == 6  # it was one line
+    assert [(s["name"], s["line"]) for s in cr["data"]["symbols"]] == [("one", 1), ("two", 5)]
+    refs = call("nav_references", {"symbol": "one"})["data"]["references"]
+    assert refs == {"cr_only.py": [{"line": 6, "col": 12, "kind": "call", "in": "two",
+                                    "snippet": "return one()"}]}
+
+
+def test_the_whole_hostile_set_indexes_twice_and_nothing_leaks(tmp_path: Path) -> None:
+    tree = hostile.build_all(tmp_path / "repo", tmp_path / "outside")
+    ours = tmp_path / "ours.db"
+    refused = run_codenav("index", tree.root, timeout=60)  # map.db is a symlink out of it
+    assert refused.returncode == 2 and "outside the root" in refused.stderr
+    for _ in range(2):
+        started = time.monotonic()
+        done = run_codenav("index", tree.root, "--db", ours, "--full", "--json", timeout=120)
+        took = time.monotonic() - started
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        # (git does not list the FIFO; a walk skips it as not_a_file)
+        assert report["skippedFiles"] == {"bad_name": ["bad\\xffname.py"]}
+        assert {f["file"] for f in report["failed"]} == {"deep_attr.py", "deep_call.py"}
+        print(f"hostile set indexed in {took:.1f} s")  # the figure for the report (-s)
+    assert not tree.config_marker.exists() and not tree.git_marker.exists()
+    assert tree.victim_db.read_bytes() == tree.victim_bytes

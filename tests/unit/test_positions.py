@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codenav.positions import LineIndex, utf16_len
+from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"),
                max_size=60)
@@ -67,3 +67,21 @@ def test_col_and_offset_are_inverse(lines: list[str], data: st.DataObject) -> No
     col = index.col(row, byte_col)
     assert col == reference_col(line, char_index)
     assert index.offset(row + 1, col) == index.line_start(row) + byte_col
+
+
+def test_a_byte_order_mark_is_not_a_column() -> None:
+    data = "\ufeffdef first(): pass\nx = 1\n".encode()
+    index = LineIndex(data)
+    assert index.col(0, 3 + 4) == 5  # `first` starts at byte 7, after the mark: column 5
+    assert index.offset(1, 5) == 7 and index.point(7) == (1, 5)
+    assert index.col(1, 0) == 1 and index.offset(2, 1) == data.index(b"x")
+
+
+def test_a_lone_carriage_return_ends_a_line_and_keeps_every_offset() -> None:
+    data = b"def one():\r    return 1\r\rdef two():\r\n    return one()\r"
+    assert len(lone_cr_as_lf(data)) == len(data)
+    assert lone_cr_as_lf(data).count(b"\r\n") == 1  # a CRLF stays one line end
+    index = LineIndex(data)
+    assert index.line_count == 5
+    assert index.point(data.index(b"two")) == (4, 5)
+    assert index.offset(5, 12) == data.index(b"one()")
