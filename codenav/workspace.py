@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from codenav.config import decide_trust
 from codenav.errors import MapNotBuilt
+from codenav.index.discover import discover
 from codenav.index.pipeline import (
     IndexReport,
     Progress,
@@ -232,6 +233,12 @@ class Workspace:
             if info.st_size != size or info.st_mtime_ns != mtime_ns:
                 out.append(path)
         return sorted(out)
+
+    def added_on_disk(self) -> list[str]:
+        """Files a discovery would map that the map does not have yet (what ``--check``
+        calls added)."""
+        mapped = {path for path, _, _ in self.reader().file_signatures()}
+        return sorted(c.path for c in discover(self.root).files if c.path not in mapped)
 
     def freshen(self, paths: Collection[str]) -> list[str]:
         """Re-index changed files among ``paths`` if that fits in a short time slice (SPEC §2).

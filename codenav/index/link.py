@@ -562,7 +562,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
     else:
         files = sorted({int(i) for i in (*changed, *reshaped)})
         ids = ",".join(map(str, files)) or "NULL"
-        stale = [key for (key,) in _pointing_into(conn, reshaped, ids)]
+        stale = [key for (key,) in _pointing_into(conn, reshaped)]
         if stale:
             _executemany_chunks(conn, "DELETE FROM symbols WHERE key IN ({})", stale)
         keys = [key for (key,) in conn.execute(
@@ -605,15 +605,16 @@ def _newly_resolvable(conn: sqlite3.Connection, changed_ids: str) -> list[str]:
     return found
 
 
-def _pointing_into(conn: sqlite3.Connection, files: Collection[int],
-                   changed_ids: str) -> list[tuple[str]]:
-    """Keys of other files' references whose target lies in ``files``."""
+def _pointing_into(conn: sqlite3.Connection, files: Collection[int]) -> list[tuple[str]]:
+    """Keys resolved into ``files``, whose nodes moved or vanished: each must be resolved
+    again, for the references of every file that uses it — the changed files' own too (a
+    branch switch changes a module and its importer at once: the importer's key must not
+    keep the module's old node number, now another definition's)."""
     out: list[tuple[str]] = []
     for file_id in files:
         low, high = file_node(file_id), file_node(file_id + 1)
-        out += conn.execute(
-            "SELECT DISTINCT key FROM refs WHERE target_id >= ? AND target_id < ? "
-            f"AND key IS NOT NULL AND file_id NOT IN ({changed_ids})", (low, high)).fetchall()
+        out += conn.execute("SELECT key FROM symbols WHERE target_id >= ? AND target_id < ?",
+                            (low, high)).fetchall()
     return out
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "locate",
     "mapped_file",
     "parse_node_id",
+    "relinking",
     "scope_names",
     "summary",
 ]
@@ -184,6 +185,7 @@ class Freshness:
     """Which files an answer touches changed on disk since they were indexed."""
 
     ws: Workspace
+    links: bool = False  # the answer follows links across files: say when some may be missing
     stale: set[str] = field(default_factory=set)
     _checked: dict[str, bool] = field(default_factory=dict)
 
@@ -210,10 +212,14 @@ class Freshness:
         return item
 
     def warnings(self) -> list[str]:
-        if not self.stale:
-            return []
-        return [f"{len(self.stale)} file(s) changed since the last index; their nodes carry "
-                "stale:true (map_rebuild refreshes them)."]
+        out = []
+        if self.stale:
+            out.append(f"{len(self.stale)} file(s) changed since the last index; their nodes "
+                       "carry stale:true (map_rebuild refreshes them).")
+        if self.links and self.ws.relink_pending():  # right, but maybe not all there yet
+            out.append(relinking(self.ws) + ": uses of names defined moments ago may be "
+                                            "missing.")
+        return out
 
 
 def anchor(path: str, line: int, col: int, end_line: int | None = None,
@@ -278,6 +284,14 @@ def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:
             node = nodes.get(node.parent_id)
         out[scope] = node.qname if node is not None and node.qname else MODULE
     return out
+
+
+def relinking(ws: Workspace) -> str:
+    """What a pending whole relink means for an answer, and when it ends."""
+    if ws.watcher is not None:
+        return ("Files changed moments ago; the map links every file again in a few seconds, "
+                "once edits pause")
+    return "Files changed since the last whole link; map_rebuild links every file again"
 
 
 class FileFilter:
@@ -375,6 +389,11 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
     known = reader.file(path)
     if known is None:  # removed by the refresh: it vanished from disk meanwhile
         raise FileDeleted(f"{path} was indexed but is gone from disk")
+    if path in fresh.stale:  # changed, and not re-indexed now (another writer is busy)
+        raise SymbolNotFound(f"{path} changed since it was indexed and is being re-indexed: "
+                             "its positions cannot be read from the map yet",
+                             hint="Retry in a moment (map_status shows the watcher), or run "
+                                  "map_rebuild.")
     if col is None:
         col = _best_col(reader, ws, known.id, path, line)
     node = reader.def_at(known.id, line, col)

@@ -405,7 +405,7 @@ _MAX_FRONTIER = 400
 
 async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
-    fresh = Freshness(ws)
+    fresh = Freshness(ws, links=True)
     start = _node_or_error(ws, reader, params.id, fresh)
     kinds: set[str] = set(params.edgeKinds or ("calls", "references", "imports", "inherits",
                                                "contains"))

@@ -83,7 +83,7 @@ def _unresolved(reader: MapReader, located: Located) -> SymbolNotFound:
 
 def resolved(ws: Workspace, params: TargetParams) -> tuple[MapReader, Located, Freshness]:
     reader = ws.reader()
-    fresh = Freshness(ws)
+    fresh = Freshness(ws, links=True)
     located = locate(ws, reader, params, fresh)
     return reader, located, fresh
 

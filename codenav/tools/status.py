@@ -14,6 +14,7 @@ from codenav.errors import BadArgs, MapNotBuilt
 from codenav.lsp.servers import families
 from codenav.paths import relative_path
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
+from codenav.tools.common import relinking
 from codenav.workspace import Workspace
 
 __all__ = ["MAP_REBUILD", "MAP_STATUS"]
@@ -75,7 +76,7 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data.update(built=False, building=build.running, reason=exc.message, hint=exc.hint)
     else:
         meta = reader.meta()
-        stale = ws.changed_on_disk()
+        stale = sorted({*ws.changed_on_disk(), *ws.added_on_disk()})
         by_lang, by_status, erring = reader.file_tallies()
         data.update(
             built=True,
@@ -87,6 +88,7 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
                        "mode": meta.get("last_build_mode"), "codenav": meta.get("codenav")},
             staleCount=len(stale),
             stale=stale,
+            relinkPending=meta.get("relink_pending") == "1",
         )
     if build.last_error:
         data["lastBuildError"] = build.last_error
@@ -100,8 +102,11 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         warnings.append(f"The project's own configuration names programs codenav did not run "
                         f"({', '.join(ignored)}): {ws.trust.allow}.")
     if data.get("staleCount"):
-        warnings.append(f"{data['staleCount']} file(s) changed since the last index; "
-                        "map_rebuild refreshes them.")
+        warnings.append(f"{data['staleCount']} file(s) changed, added or removed since the "
+                        "last index; map_rebuild refreshes them.")
+    if data.get("relinkPending"):
+        warnings.append(relinking(ws) + f"; counts are those of the last build "
+                                        f"({data['lastBuild']['when']}).")
     cut = Cut("stale files", ("stale",), "Run map_rebuild to refresh them")
     return Answer(data, cuts=[cut], warnings=warnings)
 

@@ -228,3 +228,55 @@ def test_an_indexer_and_two_readers_share_a_map_without_errors(tmp_path: Path) -
     assert errors == []
     assert counts["writes"] >= 10 and counts["reads"] >= 100, counts
     assert db.SCHEMA_VERSION  # the map is the current schema throughout
+
+
+def test_a_branch_switch_never_gives_a_silent_wrong_answer(tmp_path: Path) -> None:
+    """For ~2.5 s after `git checkout` under a watching server, nav_definition on `Table(`
+    answered another definition of the module (its old node number), unmarked: a module and
+    its importer changed at once kept the importer's key pointing at the old number."""
+    import anyio
+
+    from codenav.tools.dispatch import call_tool
+    from codenav.tools.rows import parse_node_row
+
+    root = tmp_path / "repo"
+    env = {"GIT_AUTHOR_NAME": "x", "GIT_AUTHOR_EMAIL": "x@e.com", "GIT_COMMITTER_NAME": "x",
+           "GIT_COMMITTER_EMAIL": "x@e.com", "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=root, check=True, env=env, capture_output=True)
+
+    write_tree(root, {"models.py": "class Table:\n    def __init__(self, rows):\n"
+                                   "        self.rows = rows\n",
+                      "main.py": "from models import Table\n\n\ndef build():\n"
+                                 "    return Table([1, 2])\n"})
+    git("init", "-q", "-b", "one")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    git("checkout", "-qb", "two")
+    write_tree(root, {"models.py": "import os\n\nHEADER = 'x'\n\n\ndef helper():\n"
+                                   "    return os.sep\n\n\nclass Column:\n    name = 'c'\n\n\n"
+                                   "class Table:\n    columns = []\n\n"
+                                   "    def __init__(self, rows):\n        self.rows = rows\n",
+                      "main.py": "from models import Table, helper\n\n\ndef build():\n"
+                                 "    helper()\n    return Table([1, 2])\n"})
+    git("commit", "-qam", "two")
+    git("checkout", "-q", "one")
+    index_tree(root)
+    ws = Workspace(root, watch=True)
+    ws.start_watcher()
+    try:
+        git("checkout", "-q", "two")
+        answers = []
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            found = anyio.run(call_tool, ws, "nav_definition",
+                              {"file": "main.py", "line": 6, "col": 12, "source": "map"})
+            if found["ok"]:
+                answers.append(parse_node_row(found["data"]["definitions"][0]).id)
+            else:  # not yet re-indexed: said so, never another definition
+                assert "is being re-indexed" in found["error"]["message"], found
+            time.sleep(0.05)
+        assert answers and set(answers) == {"py:models.py#Table"}, answers
+    finally:
+        ws.close()

@@ -94,19 +94,21 @@ def test_status_before_and_after_a_build(ws: Workspace) -> None:
 def test_stale_files_are_listed_and_rebuild_by_path(ws: Workspace) -> None:
     call(ws, "map_rebuild", {})
     time.sleep(0.01)
-    write_tree(ws.root, {"pkg/a.py": "def f():\n    return 2\n\n\ndef g():\n    pass\n"})
+    write_tree(ws.root, {"pkg/a.py": "def f():\n    return 2\n\n\ndef g():\n    pass\n",
+                         "pkg/new.py": "NEW = 1\n"})
     os.remove(ws.root / "pkg" / "b.py")
     status_env = call(ws, "map_status", {})
-    assert status_env["data"]["stale"] == ["pkg/a.py", "pkg/b.py"]
-    assert status_env["warnings"] == ["2 file(s) changed since the last index; map_rebuild "
-                                      "refreshes them."]
+    # changed, gone, and added (as `codenav index --check` lists them)
+    assert status_env["data"]["stale"] == ["pkg/a.py", "pkg/b.py", "pkg/new.py"]
+    assert status_env["warnings"] == ["3 file(s) changed, added or removed since the last "
+                                      "index; map_rebuild refreshes them."]
     partial = call(ws, "map_rebuild", {"paths": ["pkg/a.py"]})["data"]
     assert (partial["parsed"], partial["removed"], partial["mode"]) == (1, 0, "incremental")
-    assert call(ws, "map_status", {})["data"]["stale"] == ["pkg/b.py"]
+    assert call(ws, "map_status", {})["data"]["stale"] == ["pkg/b.py", "pkg/new.py"]
     rest = call(ws, "map_rebuild", {"paths": ["pkg"]})["data"]
-    assert rest["removed"] == 1
+    assert rest["removed"] == 1 and rest["parsed"] == 1
     forced = call(ws, "map_rebuild", {"paths": ["pkg"], "full": True})["data"]
-    assert forced["parsed"] == 1 and forced["mode"] == "incremental"
+    assert forced["parsed"] == 2 and forced["mode"] == "incremental"
 
 
 def test_rebuild_paths_outside_the_root_are_refused(ws: Workspace) -> None:
