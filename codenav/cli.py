@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -350,4 +351,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("codenav: interrupted; the previous map is intact", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `codenav … | head`: the reader left; nothing more to say
+        _quiet_stdout()
+        return EXIT_OK
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
     return code
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's own flush at exit does not
+    fail again on the closed pipe (Python's documented way out of a SIGPIPE)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)

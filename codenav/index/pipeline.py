@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import sqlite3
@@ -21,6 +22,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -35,6 +38,7 @@ from codenav.index.languages import by_extension, language_of
 from codenav.index.link import link, project_file_hashes
 from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
+from codenav.lifetime import die_with_parent
 from codenav.model import FileFacts
 from codenav.store import db
 from codenav.store.write import FileRow, FileRows, MapWriter, encode
@@ -48,6 +52,8 @@ __all__ = [
 RACY_NS = 2_000_000_000
 _BINARY_PROBE = 8192
 _IN_PROCESS_BELOW = 48  # fewer files than this are parsed without starting workers
+_POOL_ATTEMPTS = 3  # pools started for one run's files when workers get killed
+log = logging.getLogger("codenav.index")
 FAILED_STATUSES = frozenset({"unreadable", "timeout"})  # reported as failures, not just skips
 
 Progress = Callable[[int, int], None]
@@ -184,8 +190,23 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
         method = "forkserver"
     context = multiprocessing.get_context(method)
     chunk = max(1, min(16, len(jobs) // (workers * 8)))
-    with context.Pool(workers) as pool:  # each worker compiles the queries it needs, once
-        yield from pool.imap_unordered(_work, jobs, chunksize=chunk)
+    remaining = jobs
+    # A worker killed under the run (the OOM killer, a signal) breaks the pool: the files it
+    # had not answered for are parsed again by a new pool, a few times, then here.
+    for _ in range(_POOL_ATTEMPTS):
+        done = 0
+        try:
+            with ProcessPoolExecutor(workers, mp_context=context,
+                                     initializer=die_with_parent) as pool:
+                for result in pool.map(_work, remaining, chunksize=chunk):
+                    done += 1
+                    yield result
+            return
+        except BrokenProcessPool:
+            log.warning("a parser process died; %d file(s) are parsed again",
+                        len(remaining) - done)
+            remaining = remaining[done:]
+    yield from map(_work, remaining)
 
 
 def _default_jobs() -> int:

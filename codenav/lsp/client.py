@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import itertools
 import logging
 import os
@@ -55,7 +54,6 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -65,6 +63,8 @@ from urllib.request import url2pathname
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
+
+from codenav.lifetime import GroupReaper, die_with_parent_hook
 
 __all__ = [
     "CONTENT_MODIFIED",
@@ -89,7 +89,6 @@ SERVER_CANCELLED = -32802
 
 _EXIT_POLL = 0.05  # seconds between returncode checks while the server runs
 _STDERR_SETTLE = 0.5  # after an exit, how long to wait for the last stderr bytes
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 NotificationListener = Callable[[str, Any], None]
 
@@ -150,36 +149,6 @@ def default_client_capabilities() -> T.ClientCapabilities:
     )
 
 
-@cache
-def _prctl() -> Any:
-    """libc's ``prctl``, resolved in the parent (never load libraries between fork and exec)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                      ctypes.c_ulong]
-    prctl.restype = ctypes.c_int
-    return prctl
-
-
-def _die_with_parent_hook() -> Callable[[], None] | None:
-    """A ``preexec_fn`` giving the child SIGKILL when this process dies (Linux only)."""
-    prctl = _prctl()
-    if prctl is None:
-        return None
-    parent = os.getpid()
-
-    def hook() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died between fork and prctl
-            os._exit(1)
-
-    return hook
-
-
 def _lookup_setting(settings: Mapping[str, Any] | None, section: str | None) -> Any:
     """The value for one ``workspace/configuration`` item: a dotted section in ``settings``."""
     if settings is None:
@@ -223,6 +192,7 @@ class LspClient:
         self._exit_future: asyncio.Future[int] | None = None
         self._close_lock = asyncio.Lock()
         self._closed = False
+        self._reaper: GroupReaper | None = None
         self._init: T.InitializeResult | None = None
         self._docs: dict[str, _OpenDocument] = {}
         self._diagnostics: dict[str, T.PublishDiagnosticsParams] = {}
@@ -250,7 +220,7 @@ class LspClient:
         self._root = root.resolve()
         self._settings = settings
         kwargs: dict[str, Any] = {"cwd": str(self._root), "start_new_session": True}
-        hook = _die_with_parent_hook()
+        hook = die_with_parent_hook()
         if hook is not None:
             kwargs["preexec_fn"] = hook
         if env is not None:
@@ -260,6 +230,11 @@ class LspClient:
         if proc is None or proc.stderr is None:
             raise RuntimeError("pygls did not start the server process")
         self._proc = proc
+        try:  # its own children die with codenav too, even if codenav is SIGKILLed
+            self._reaper = GroupReaper(proc.pid)
+        except OSError:
+            log.warning("no reaper for language server %s: its children may outlive codenav",
+                        proc.pid)
         self._exit_future = asyncio.get_running_loop().create_future()
         self._drain_task = asyncio.create_task(self._drain(proc.stderr))
         self._watch_task = asyncio.create_task(self._watch_exit(proc))
@@ -660,4 +635,6 @@ class LspClient:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        if self._reaper is not None:  # the group is gone: nothing left for it to kill
+            self._reaper.release()
         self._lc._stop_event.set()

@@ -254,3 +254,59 @@ def test_the_whole_hostile_set_indexes_twice_and_nothing_leaks(tmp_path: Path) -
         print(f"hostile set indexed in {took:.1f} s")  # the figure for the report (-s)
     assert not tree.config_marker.exists() and not tree.git_marker.exists()
     assert tree.victim_db.read_bytes() == tree.victim_bytes
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+def test_a_killed_parser_process_neither_hangs_nor_loses_files(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    root = tmp_path / "repo"
+    write_tree(root, {f"pkg{i // 100}/m{i}.py": f"def f{i}(x):\n    return g{i}(x) + {i}\n"
+                      f"\n\ndef g{i}(y):\n    return y * 2\n" * 40 for i in range(2500)})
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--json",
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 30
+    workers: list[int] = []
+    while not workers and proc.poll() is None and time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        time.sleep(0.005)
+    assert workers, "the run ended before its parser processes could be seen"
+    os.kill(workers[0], signal.SIGKILL)  # as the OOM killer would
+    out, err = proc.communicate(timeout=120)  # it used to wait for the lost file for ever
+    assert proc.returncode == 0, err
+    assert json.loads(out)["parsed"] == 2500
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+def test_parser_processes_die_quietly_with_a_killed_index(tmp_path: Path) -> None:
+    import subprocess
+
+    root = tmp_path / "repo"
+    write_tree(root, {f"pkg{i // 100}/m{i}.py": "def f(x):\n    return x\n" * 200
+                      for i in range(2500)})
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--jobs",
+                             "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    workers: list[int] = []
+    while not workers and proc.poll() is None and time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        time.sleep(0.005)
+    assert workers
+    proc.kill()
+    _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    time.sleep(0.5)
+    assert not any(Path(f"/proc/{pid}").exists() and
+                   Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+                   for pid in workers)

@@ -465,3 +465,40 @@ def test_server_dies_with_its_parent(fake: Fake) -> None:
     if alive(server):
         os.killpg(server, signal.SIGKILL)  # leave no orphan behind a failing test
         pytest.fail("the language server outlived its parent")
+
+
+_HOLDER = """\
+import asyncio, json, sys
+from pathlib import Path
+from codenav.lsp.client import LspClient
+
+async def main():
+    client = LspClient()
+    await client.start(json.loads(sys.argv[1]), Path(sys.argv[2]))
+    print(client.pid, flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PDEATHSIG")
+async def test_a_servers_children_die_when_codenav_is_killed(fake: Fake) -> None:
+    # PDEATHSIG kills the server itself, but is not inherited: its child (here one that
+    # ignores SIGTERM, as a busy node would) outlived a SIGKILLed codenav before the reaper
+    cmd = fake.cmd(spawn_child=True)
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _HOLDER, json.dumps(cmd), str(fake.root),
+        stdout=asyncio.subprocess.PIPE)
+    assert holder.stdout is not None
+    pid = int(await asyncio.wait_for(holder.stdout.readline(), 30))
+    (child,) = await eventually(fake.spawned, what="grandchild pid")
+    try:
+        holder.kill()  # SIGKILL: no cleanup of codenav's own runs
+        await holder.wait()
+        await eventually(lambda: not alive(pid), what="the server killed with codenav")
+        await eventually(lambda: not alive(child), what="its child killed with its group")
+    finally:
+        for leftover in (pid, child):
+            if alive(leftover):
+                os.kill(leftover, signal.SIGKILL)
