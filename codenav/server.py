@@ -12,8 +12,10 @@ dropped in pieces and answered -32700, never held whole.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -41,7 +43,9 @@ log = logging.getLogger("codenav.server")
 # The longest protocol line read (characters): a request to codenav is a few KB; a longer
 # line is read on and thrown away in pieces, never held whole, and answered -32700.
 MAX_LINE = 8 * 1024 * 1024
-_OVERSIZED = "\x00codenav: oversized line"
+_OVERSIZED = "\x00codenav: oversized line\x00"
+_HEAD = 4096  # characters of a dropped line kept to find its id
+_ID = re.compile(r'^\s*\{.*?"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")', re.S)
 
 INSTRUCTIONS = """\
 codenav answers questions about this repository's code from a map it keeps (definitions, \
@@ -136,8 +140,8 @@ class CappedLines:
             return line
         while True:
             rest = self._text.readline(1 << 20)
-            if not rest or rest.endswith("\n"):
-                return f"{_OVERSIZED}\n"
+            if not rest or rest.endswith("\n"):  # its head is kept: where an id would be
+                return f"{_OVERSIZED}{line[:_HEAD].replace(chr(10), ' ')}\n"
 
 
 def _claim_stdin() -> anyio.AsyncFile[str]:
@@ -209,10 +213,16 @@ def protocol_error(exc: Exception) -> types.JSONRPCError | None:
         raw = problems[0].get("input")
         if isinstance(raw, (str, bytes)) and not raw.strip():
             return None
-        if isinstance(raw, str) and raw.startswith(_OVERSIZED):
-            return _rpc_error(None, types.PARSE_ERROR,
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+        if text.startswith(_OVERSIZED):
+            return _rpc_error(_id_in(text[len(_OVERSIZED):]), types.PARSE_ERROR,
                               f"Parse error: the line is longer than {MAX_LINE:,} characters "
                               "and was dropped")
+        lenient = _lenient_json(text)
+        if isinstance(lenient, dict):  # JSON after all (a NUL, a lone surrogate in a string)
+            return _rpc_error(_usable_id(lenient.get("id")), types.INVALID_REQUEST,
+                              "Invalid Request: the message holds characters JSON-RPC text "
+                              "cannot (a NUL, a lone surrogate)")
         return _rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
     ident: int | str | None = None
     for problem in problems:
@@ -224,6 +234,30 @@ def protocol_error(exc: Exception) -> types.JSONRPCError | None:
             break
     return _rpc_error(ident, types.INVALID_REQUEST,
                       "Invalid Request: expected a JSON-RPC 2.0 request or notification object")
+
+
+def _lenient_json(text: str) -> Any:
+    """``text`` parsed the way Python's json reads it (control characters in strings and lone
+    surrogates allowed), or None."""
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        return None
+
+
+def _usable_id(value: Any) -> int | str | None:
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _id_in(head: str) -> int | str | None:
+    """The id of a request from the start of its (dropped) line, when it is there."""
+    found = _ID.match(head)
+    if found is None:
+        return None
+    value = _lenient_json(found.group(1))
+    return _usable_id(value)
 
 
 def _rpc_error(ident: int | str | None, code: int, message: str) -> types.JSONRPCError:

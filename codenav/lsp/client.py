@@ -50,6 +50,7 @@ import contextlib
 import itertools
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -91,6 +92,7 @@ _EXIT_POLL = 0.05  # seconds between returncode checks while the server runs
 _STDERR_SETTLE = 0.5  # after an exit, how long to wait for the last stderr bytes
 
 NotificationListener = Callable[[str, Any], None]
+_HEADER = re.compile(rb"^(?:Content-Length|Content-Type): [^\r\n]*\r\n$", re.I)
 
 
 class LspRequestTimeout(TimeoutError):
@@ -193,6 +195,7 @@ class LspClient:
         self._close_lock = asyncio.Lock()
         self._closed = False
         self._reaper: GroupReaper | None = None
+        self.noise: str | None = None  # the first non-protocol line the server wrote on stdout
         self._init: T.InitializeResult | None = None
         self._docs: dict[str, _OpenDocument] = {}
         self._diagnostics: dict[str, T.PublishDiagnosticsParams] = {}
@@ -229,6 +232,7 @@ class LspClient:
         proc = self._lc._server
         if proc is None or proc.stderr is None:
             raise RuntimeError("pygls did not start the server process")
+        self._watch_protocol(proc.stdout)
         self._proc = proc
         try:  # its own children die with codenav too, even if codenav is SIGKILLed
             self._reaper = GroupReaper(proc.pid)
@@ -259,6 +263,23 @@ class LspClient:
             await self._kill_and_reap()
             raise
         return result
+
+    def _watch_protocol(self, stream: Any) -> None:
+        """Note the first line the server writes on stdout that is no part of the protocol
+        (pygls skips such lines without a word; a request would then just time out)."""
+        if stream is None:
+            return
+        read = stream.readline
+
+        async def readline() -> bytes:
+            line: bytes = await read()
+            if self.noise is None and line.strip() and not _HEADER.match(line):
+                self.noise = line[:200].decode("utf-8", "replace").strip()
+                log.warning("language server %s wrote non-protocol output on stdout: %r",
+                            self.pid, self.noise)
+            return line
+
+        stream.readline = readline  # run_async has not started reading yet
 
     async def close(self, grace: float = 3.0) -> None:
         """Shut the server down politely, then by force; return once the whole group is gone.

@@ -25,6 +25,7 @@ A SPEC is a dict whose keys act in this order::
     stderr          text written to stderr
     stderr_bytes    that many filler bytes written to stderr, then a newline
     stderr_end      text written to stderr after the filler
+    stdout          text written to stdout as it is (not a protocol message: noise)
     notify          [{"method", "params"}]: notifications sent to the client
     server_request  {"method", "params"} or a list of them: requests sent to the client
                     (their answers are recorded like any received message)
@@ -114,6 +115,9 @@ def _run_actions(spec: dict[str, Any], message: dict[str, Any]) -> None:
     if "stderr_end" in spec:
         sys.stderr.write(spec["stderr_end"])
         sys.stderr.flush()
+    if "stdout" in spec:
+        sys.stdout.buffer.write(spec["stdout"].encode())
+        sys.stdout.buffer.flush()
     uri = _document_uri(message)
     for note in spec.get("notify", ()):
         _send({"method": note["method"], "params": _substitute(note.get("params"), uri)})

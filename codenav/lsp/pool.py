@@ -226,8 +226,10 @@ class LspPool:
             remaining = max(deadline - self._loop.time(), 0.1)
             result = await client.request(method, params(uri), remaining)
         except LspRequestTimeout as exc:
+            noise = (f"; it writes non-protocol output on stdout ({client.noise!r}): it may not "
+                     "be a language server, or logs to the wrong stream" if client.noise else "")
             raise LspTimeout(f"{slot.name} did not answer "
-                             f"{method} within {timeout:.0f} s (request cancelled)",
+                             f"{method} within {timeout:.0f} s (request cancelled){noise}",
                              language=code,
                              hint="Retry with source:'map' for the static answer.") from exc
         except LspServerExited as exc:

@@ -185,6 +185,23 @@ def test_bad_lines_get_the_right_json_rpc_error(server: Server, line: bytes, cod
     server.alive()
 
 
+@pytest.mark.parametrize(("line", "ident"), [
+    (b'{"jsonrpc": "2.0", "id": 90, "method": "tools/list", "params": {"x": "a\x00b"}}', 90),
+    (b'{"jsonrpc": "2.0", "id": "s-91", "method": "tools/list", "params": {"x": "\\ud800"}}',
+     "s-91"),
+    (b'{"jsonrpc": "2.0", "id": 92, "method": "tools/list", "params": {"x": "'
+     + b"A" * (9 * 1024 * 1024) + b'"}}', 92),
+])
+def test_a_request_it_cannot_read_is_answered_with_its_id(server: Server, line: bytes,
+                                                          ident: Any) -> None:
+    """A NUL, a lone surrogate or a line past MAX_LINE: answered for the id the client
+    waits on (it was null), so that no client hangs."""
+    server.send(line)
+    (reply,) = server.replies(wait=30, expect=1)
+    assert reply["id"] == ident and reply["error"]["code"] in (-32600, -32700), reply
+    server.alive()
+
+
 @pytest.mark.parametrize("line", [b"", b"   ", b"\t", b"\r"])
 def test_blank_lines_are_ignored(server: Server, line: bytes) -> None:
     server.send(line)

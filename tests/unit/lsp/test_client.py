@@ -502,3 +502,14 @@ async def test_a_servers_children_die_when_codenav_is_killed(fake: Fake) -> None
         for leftover in (pid, child):
             if alive(leftover):
                 os.kill(leftover, signal.SIGKILL)
+
+
+async def test_a_server_writing_noise_on_stdout_is_told_apart(fake: Fake,
+                                                              client: LspClient) -> None:
+    cmd = fake.cmd(requests={"textDocument/hover": {
+        "stdout": "DEBUG: loading plugins...\nnot json either\n", "never": True}})
+    await client.start(cmd, fake.root)
+    assert client.noise is None
+    with pytest.raises(LspRequestTimeout):
+        await client.request(T.TEXT_DOCUMENT_HOVER, hover_params(), 1)
+    assert client.noise == "DEBUG: loading plugins..."

@@ -235,3 +235,16 @@ def test_a_server_that_runs_the_projects_code_starts_only_when_trusted(
         assert pool.state("rs") == "untrusted"
     finally:
         pool.close()
+
+
+def test_a_timeout_says_when_the_server_writes_noise_on_stdout(script: Script) -> None:
+    # it used to say only "no answer within N s"
+    table = script.family(requests={"textDocument/definition": {
+        "stdout": "Traceback (most recent call last):\n", "never": True}})
+    pool = LspPool(script.root, table=table, deadline=1.0)
+    try:
+        with pytest.raises(LspTimeout, match="non-protocol output on stdout"):
+            pool.run_sync(pool.request("py", "a.py", T.TEXT_DOCUMENT_DEFINITION, definition,
+                                       timeout=1.0))
+    finally:
+        pool.close()
