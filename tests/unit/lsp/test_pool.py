@@ -170,13 +170,26 @@ def test_close_stops_every_server(script: Script) -> None:
     assert not alive(pid)
 
 
-def test_project_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home-config"))
+@pytest.fixture
+def user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's own configuration file (not written yet); nothing trusts a project."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+    (tmp_path / "cfg" / "codenav").mkdir(parents=True)
+    return tmp_path / "cfg" / "codenav" / "config.toml"
+
+
+def project_with(tmp_path: Path, config: str) -> Path:
     root = tmp_path / "repo"
     (root / ".codenav").mkdir(parents=True)
-    (root / ".codenav" / "config.toml").write_text(
-        '[lsp.python]\ncommand = ["jedi-language-server"]\n[lsp.go]\nenabled = false\n')
+    (root / ".codenav" / "config.toml").write_text(config)
+    return root
+
+
+def test_project_overrides(tmp_path: Path, user_config: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project_with(tmp_path, '[lsp.python]\ncommand = ["jedi-language-server"]\n'
+                                  '[lsp.go]\nenabled = false\n')
     # not trusted: the repository's command is ignored, what can only do less applies
     table = families(root, decide_trust(root))
     assert table["python"].servers[0].name == "basedpyright"
@@ -197,15 +210,9 @@ def test_project_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_users_own_configuration_applies_and_can_trust_a_root(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
-    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
-    root = tmp_path / "repo"
-    (root / ".codenav").mkdir(parents=True)
-    (root / ".codenav" / "config.toml").write_text(
-        '[lsp.python]\ncommand = ["from-the-repo"]\n')
-    (tmp_path / "cfg" / "codenav").mkdir(parents=True)
-    user = tmp_path / "cfg" / "codenav" / "config.toml"
+        tmp_path: Path, user_config: Path) -> None:
+    root = project_with(tmp_path, '[lsp.python]\ncommand = ["from-the-repo"]\n')
+    user = user_config
     user.write_text(f'[lsp.go]\nenabled = false\n'
                     f'[projects."{root}".lsp.c]\ncommand = ["my-clangd"]\n')
     table = families(root, decide_trust(root))
@@ -219,9 +226,7 @@ def test_the_users_own_configuration_applies_and_can_trust_a_root(
 
 
 def test_a_server_that_runs_the_projects_code_starts_only_when_trusted(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
-    monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
+        tmp_path: Path, user_config: Path) -> None:
     assert "build scripts" in (families(tmp_path, decide_trust(tmp_path))["rust"].untrusted
                                or "")
     assert families(tmp_path, decide_trust(tmp_path, flag=True))["rust"].untrusted is None
