@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -256,33 +258,54 @@ def test_the_whole_hostile_set_indexes_twice_and_nothing_leaks(tmp_path: Path) -
     assert tree.victim_db.read_bytes() == tree.victim_bytes
 
 
-def _children(pid: int) -> list[int]:
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _parser_workers(pid: int) -> list[int]:
+    """The forked parser processes of run ``pid``: children with its own command line (the
+    run's other children, such as ``git ls-files``, come and go before parsing starts)."""
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     except OSError:
         return []
-    return [int(p) for p in text.split()]
+    own = _cmdline(pid)
+    return [int(c) for c in text.split() if own and _cmdline(int(c)) == own]
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
-def test_a_killed_parser_process_neither_hangs_nor_loses_files(tmp_path: Path) -> None:
-    import signal
-    import subprocess
-
-    root = tmp_path / "repo"
-    write_tree(root, {f"pkg{i // 100}/m{i}.py": f"def f{i}(x):\n    return g{i}(x) + {i}\n"
-                      f"\n\ndef g{i}(y):\n    return y * 2\n" * 40 for i in range(2500)})
-    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--json",
-                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def _index_with_workers(root: Path, *extra: str) -> tuple[subprocess.Popen[str], list[int]]:
+    """``codenav index ROOT`` started, once its parser processes are seen."""
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--jobs",
+                             "2", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     deadline = time.monotonic() + 30
     workers: list[int] = []
     while not workers and proc.poll() is None and time.monotonic() < deadline:
-        workers = _children(proc.pid)
+        workers = _parser_workers(proc.pid)
         time.sleep(0.005)
-    assert workers, "the run ended before its parser processes could be seen"
-    os.kill(workers[0], signal.SIGKILL)  # as the OOM killer would
-    out, err = proc.communicate(timeout=120)  # it used to wait for the lost file for ever
+    if not workers:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the run ended before its parser processes could be seen")
+    return proc, workers
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+def test_a_killed_parser_process_neither_hangs_nor_loses_files(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    write_tree(root, {f"pkg{i // 100}/m{i}.py": f"def f{i}(x):\n    return g{i}(x) + {i}\n"
+                      f"\n\ndef g{i}(y):\n    return y * 2\n" * 40 for i in range(2500)})
+    proc, workers = _index_with_workers(root, "--json")
+    try:
+        os.kill(workers[0], signal.SIGKILL)  # as the OOM killer would
+        out, err = proc.communicate(timeout=120)  # it used to wait for the lost file for ever
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 0, err
     assert json.loads(out)["parsed"] == 2500
     assert "Traceback" not in err
@@ -290,19 +313,10 @@ def test_a_killed_parser_process_neither_hangs_nor_loses_files(tmp_path: Path) -
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 def test_parser_processes_die_quietly_with_a_killed_index(tmp_path: Path) -> None:
-    import subprocess
-
     root = tmp_path / "repo"
     write_tree(root, {f"pkg{i // 100}/m{i}.py": "def f(x):\n    return x\n" * 200
                       for i in range(2500)})
-    proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--jobs",
-                             "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    workers: list[int] = []
-    while not workers and proc.poll() is None and time.monotonic() < deadline:
-        workers = _children(proc.pid)
-        time.sleep(0.005)
-    assert workers
+    proc, workers = _index_with_workers(root)
     proc.kill()
     _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
