@@ -56,9 +56,13 @@ def _timed(totals: dict[str, float]) -> Iterator[None]:
         def set_byte_range(self, start: int, end: int) -> None:
             self._cursor.set_byte_range(start, end)
 
+        def set_max_start_depth(self, depth: int) -> None:
+            self._cursor.set_max_start_depth(depth)
+
     class Parser:
         def __init__(self, *args: Any) -> None:
             self._parser = parser(*args)
+            self.deadline = self._parser.deadline
 
         def parse(self, data: bytes) -> Any:
             return clock("C: parse (with deadline)", self._parser.parse)(data)

@@ -17,7 +17,8 @@ import hashlib
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from codenav.index.languages import by_code
@@ -76,6 +77,54 @@ def project_file_hashes(read: ConfigReader, rels: Collection[str]) -> dict[str, 
     return out
 
 
+@dataclass(slots=True)
+class _Files:
+    """The map's linkable files as a linker looks them up, and the module systems taught
+    their paths (one per family: TypeScript, TSX and JavaScript share theirs)."""
+
+    file_node: dict[str, int]
+    file_lang: dict[str, str]
+    path_of: dict[int, str]  # file node -> path
+    systems: dict[str, ModuleSystem]  # by language code
+    unique_systems: list[ModuleSystem]
+    seen: list[tuple[str, str | None]]  # project files the systems read (path, text)
+
+
+# Learnt files by (map, files_epoch), for incremental links: reused while no file of the
+# map appeared, vanished or changed language or status (every run that does so gives the
+# map a new epoch) and the project files read still say the same — a watcher's one-file run
+# must not re-read every path. (A project file that appears asks for a whole relink, which
+# learns afresh: ``watch.PROJECT_FILES``.)
+_FILES: dict[tuple[str, str], _Files] = {}
+
+
+def _learn_files(conn: sqlite3.Connection, root_name: str, read: ConfigReader,
+                 reuse: bool) -> _Files:
+    epoch = conn.execute("SELECT value FROM meta WHERE key = 'files_epoch'").fetchone()
+    stamp = (str(conn.execute("PRAGMA database_list").fetchone()[2]), str(epoch[0])) \
+        if epoch else None
+    cached = _FILES.get(stamp) if stamp and reuse else None
+    if cached is not None and all(read(rel) == text for rel, text in cached.seen
+                                  if text is not None):
+        return cached
+    files = conn.execute("SELECT id, path, lang FROM files WHERE status = 'ok'").fetchall()
+    file_nodes = {path: file_node(fid) for fid, path, _ in files}
+    paths_by_lang: dict[str, list[str]] = defaultdict(list)
+    for _, path, lang in files:
+        paths_by_lang[lang].append(path)
+    family = {code: lang.modules if (lang := by_code(code)) else "" for code in paths_by_lang}
+    by_name, seen = _module_systems(family, paths_by_lang, root_name, read)
+    learnt = _Files(file_nodes, {path: lang for _, path, lang in files},
+                    {node: path for path, node in file_nodes.items()},
+                    {code: by_name[family[code]] for code in paths_by_lang},
+                    list(by_name.values()), seen)
+    if stamp is not None:
+        if len(_FILES) >= _LEARNT_MAX:
+            _FILES.pop(next(iter(_FILES)))
+        _FILES[stamp] = learnt
+    return learnt
+
+
 class Linker:
     """Key resolution against one map (the caller holds the write transaction)."""
 
@@ -84,27 +133,19 @@ class Linker:
         self.conn = conn
         self.memo: dict[str, int | None] = {}
         self._busy: set[str] = set()
-        files = conn.execute("SELECT id, path, lang FROM files WHERE status = 'ok'").fetchall()
-        self._file_node: dict[str, int] = {path: file_node(fid) for fid, path, _ in files}
-        self._file_lang = {path: lang for _, path, lang in files}
-        # One module system per family (TypeScript, TSX and JavaScript share theirs), taught
-        # the files of every language it serves; looked up by language code.
-        paths_by_lang: dict[str, list[str]] = defaultdict(list)
-        for _, path, lang in files:
-            paths_by_lang[lang].append(path)
-        family = {code: lang.modules if (lang := by_code(code)) else "" for code in paths_by_lang}
-        by_name, seen = _module_systems(family, paths_by_lang, root_name,
-                                        read or config_reader(None))
+        learnt = _learn_files(conn, root_name, read or config_reader(None), reuse=not preload)
+        self._file_node = learnt.file_node
+        self._file_lang = learnt.file_lang
+        self._paths_by_node = learnt.path_of
         # Project files that exist (tsconfig.json, go.mod …): a change to one relinks the map.
         self.project_files = {rel: hashlib.sha1(text.encode("utf-8", "surrogateescape"))
-                              .hexdigest() for rel, text in seen if text is not None}
-        self._systems: dict[str, ModuleSystem] = {code: by_name[family[code]]
-                                                  for code in paths_by_lang}
-        self._unique_systems = list(by_name.values())
+                              .hexdigest() for rel, text in learnt.seen if text is not None}
+        self._systems = learnt.systems
+        self._unique_systems = learnt.unique_systems
         self._containers = {code: (lang.containers if (lang := by_code(code)) else frozenset())
-                            for code in paths_by_lang}
+                            for code in learnt.systems}
         self._namespaces = {code: (lang.namespaces if (lang := by_code(code)) else frozenset())
-                            for code in paths_by_lang}
+                            for code in learnt.systems}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         if preload:
@@ -221,13 +262,13 @@ class Linker:
                 out.append(base)
         return out
 
-    def top_level(self, name: str) -> list[int]:
-        """Nodes called ``name`` at the top level of their file."""
+    def top_level(self, name: str) -> Iterable[int]:
+        """Nodes called ``name`` at the top level of their file (read lazily)."""
         if self._preloaded:
             return self._top.get(name, [])
-        return [row[0] for row in self.conn.execute(
+        return (row[0] for row in self.conn.execute(
             f"SELECT id FROM nodes WHERE name = ? AND parent_id = (file_id << {NODE_BITS}) "
-            "ORDER BY id", (name,))]
+            "ORDER BY id", (name,)))
 
     def by_qname(self, qname: str) -> list[int]:
         if self._preloaded:
@@ -236,14 +277,15 @@ class Linker:
         return [row[0] for row in self.conn.execute(
             "SELECT id FROM nodes WHERE name = ? AND qname = ? ORDER BY id", (name, qname))]
 
-    def members_named(self, name: str) -> list[int]:
+    def members_named(self, name: str) -> Iterable[int]:
+        """Members of classes (of any file) called ``name`` (read lazily)."""
         if self._preloaded:
             return self._members.get(name, [])
         rows = self.conn.execute(
             "SELECT n.id, p.kind, f.lang FROM nodes n JOIN nodes p ON p.id = n.parent_id "
             "JOIN files f ON f.id = n.file_id WHERE n.name = ?", (name,))
-        return [nid for nid, parent_kind, lang in rows
-                if parent_kind in self._containers.get(lang, ())]
+        return (nid for nid, parent_kind, lang in rows
+                if parent_kind in self._containers.get(lang, ()))
 
     def _module_node(self, key: str, lang: str | None) -> int | None:
         """The (first) file node of module ``key``; a module made of several files (a Go
@@ -288,9 +330,8 @@ class Linker:
                         break
             elif step == "global":  # of the file's own language family (C and C++)
                 family = lang.modules or lang.code
-                candidates = [c for c in self.top_level(name) if self._family_of(c) == family
-                              and self.qname(c) == name]  # not a method declared outside
-                found = candidates[0] if len(candidates) == 1 else None
+                found = _only(c for c in self.top_level(name) if self._family_of(c) == family
+                              and self.qname(c) == name)  # not a method declared outside
             if found is not None:
                 return found
         return None
@@ -311,16 +352,12 @@ class Linker:
         if len(word) < 3 or lang is None:
             return None
         family = lang.modules or lang.code
-        found = []
         rows = (self._types_by_lower.get(word, []) if self._preloaded else self.conn.execute(
             "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
             "WHERE lower(n.name) = ?", (word,)))
-        for node, kind, node_lang in rows:
-            other = by_code(node_lang)
-            if other is not None and kind in other.containers and \
-                    (other.modules or other.code) == family:
-                found.append(node)
-        return found[0] if len(found) == 1 else None
+        return _only(node for node, kind, node_lang in rows
+                     if (other := by_code(node_lang)) is not None and kind in other.containers
+                     and (other.modules or other.code) == family)
 
     def _family_of(self, node: int) -> str:
         """The module system of the language of ``node``'s file (else that language)."""
@@ -336,8 +373,6 @@ class Linker:
         return str(self._file_lang.get(self._path_of(file_node(node >> NODE_BITS)) or "", ""))
 
     def _path_of(self, module_node: int) -> str | None:
-        if not hasattr(self, "_paths_by_node"):
-            self._paths_by_node = {node: path for path, node in self._file_node.items()}
         return self._paths_by_node.get(module_node)
 
     # ------------------------------------------------------------- resolving
@@ -398,8 +433,8 @@ class Linker:
             candidates = self.members_named(names[0]) if names else []
             if rest:
                 family = self._family_of_code(rest)
-                candidates = [c for c in candidates if self._family_of(c) == family]
-            node = candidates[0] if len(candidates) == 1 else None
+                candidates = (c for c in candidates if self._family_of(c) == family)
+            node = _only(candidates)
             names = names[1:]
         else:
             return None
@@ -544,14 +579,28 @@ class Linker:
         return None
 
 
+def _only(found: Iterable[int]) -> int | None:
+    """The one node ``found`` yields; None for none or several (read no further than the
+    second: a name defined in thousands of places costs two rows)."""
+    first = None
+    for node in found:
+        if first is not None:
+            return None
+        first = node
+    return first
+
+
 def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | None = None,
-         reshaped: Collection[int] = (), *, root: Path | None = None) -> int:
+         reshaped: Collection[int] = (), *, root: Path | None = None,
+         new_names: Collection[str] | None = None) -> int:
     """Resolve keys into ``symbols`` and ``refs.target_id``; returns how many keys resolved.
 
     ``changed`` (file ids) limits the work to those files' references; None links everything.
     ``reshaped`` are files whose nodes may have moved or vanished: references from other
-    files that pointed into them are resolved again. ``root`` is the tree, whose project
-    files (``tsconfig.json``, ``go.mod`` …) module systems may read.
+    files that pointed into them are resolved again. ``new_names`` are the names the changed
+    files define and did not before (None: every name they define): unresolved uses of them
+    elsewhere are tried again. ``root`` is the tree, whose project files (``tsconfig.json``,
+    ``go.mod`` …) module systems may read.
     """
     linker = Linker(conn, root_name, preload=changed is None, read=config_reader(root))
     if changed is None:
@@ -568,7 +617,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
         keys = [key for (key,) in conn.execute(
             f"SELECT DISTINCT key FROM refs WHERE file_id IN ({ids}) AND key IS NOT NULL "
             "AND key NOT IN (SELECT key FROM symbols)")]
-        keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids)})
+        keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids, new_names)})
         scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
     resolved = [(key, target) for key in keys if (target := linker.resolve(key)) is not None]
     conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
@@ -587,12 +636,14 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
 _MAX_NEW_NAMES = 500
 
 
-def _newly_resolvable(conn: sqlite3.Connection, changed_ids: str) -> list[str]:
-    """Unresolved keys elsewhere that a name defined in the changed files may now resolve
-    (a function added to a module that other files already call); none when too many names
-    changed (a whole relink follows such runs)."""
-    names = [name for (name,) in conn.execute(
-        f"SELECT DISTINCT name FROM nodes WHERE file_id IN ({changed_ids}) AND name != ''")]
+def _newly_resolvable(conn: sqlite3.Connection, changed_ids: str,
+                      new_names: Collection[str] | None) -> list[str]:
+    """Unresolved keys elsewhere that a name newly defined in the changed files may now
+    resolve (a function added to a module that other files already call); none when too
+    many names changed (a whole relink follows such runs)."""
+    names = [name for name in new_names if name] if new_names is not None else [
+        name for (name,) in conn.execute(
+            f"SELECT DISTINCT name FROM nodes WHERE file_id IN ({changed_ids}) AND name != ''")]
     if not names or len(names) > _MAX_NEW_NAMES:
         return []
     found: list[str] = []

@@ -20,6 +20,7 @@ import sqlite3
 import stat
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -220,7 +221,7 @@ def _default_jobs() -> int:
 
 def _is_current(row: FileRow, candidate: Candidate) -> bool:
     """Size and mtime match, and the mtime was old enough when read to be trusted."""
-    _, size, mtime_ns, _, _, indexed_ns, _ = row
+    size, mtime_ns, indexed_ns = row[1], row[2], row[5]
     return (size == candidate.size and mtime_ns == candidate.mtime_ns
             and indexed_ns - mtime_ns >= RACY_NS)
 
@@ -312,9 +313,10 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
             everything = rebuilt or (full and paths is None)
             report = IndexReport(str(root), str(db_path),
                                  "full" if everything else "incremental", phases=phases)
-            run = _Run(root, MapWriter(conn), report, workers, progress, whole_link)
-            if not everything and paths is not None:
-                run.limit_to(paths, force=full)
+            limited = None if everything else paths
+            run = _Run(root, MapWriter(conn), report, workers, progress, whole_link, limited)
+            if limited is not None:
+                run.limit_to(limited, force=full)
             run.apply(found)
             mark = time.perf_counter()
             report.seconds = mark - started
@@ -345,7 +347,8 @@ class _Run:
     """One indexing run inside the write transaction."""
 
     def __init__(self, root: Path, writer: MapWriter, report: IndexReport, workers: int,
-                 progress: Progress | None, whole_link: bool = True) -> None:
+                 progress: Progress | None, whole_link: bool = True,
+                 paths: Collection[str] | None = None) -> None:
         self.root = root
         self.whole_link = whole_link  # may relink the whole map when exports changed
         self.relink_pending: bool | None = None  # None: unchanged
@@ -355,11 +358,15 @@ class _Run:
         self.progress = progress
         if report.mode == "full":
             writer.clear()
-        self.known = writer.known_files()
+        self.known = writer.known_files(paths)  # a run limited to paths reads only theirs
         self._selected: Callable[[str], bool] = lambda _path: True
         self._force = False
         self.changed: set[int] = set()  # ids of files written this run
         self.surface_changed = False  # a file appeared, vanished, or changed what it exports
+        # a file appeared or vanished, or changed language or status: which files the
+        # linker resolves into changed (``files_epoch``)
+        self.files_changed = report.mode == "full"
+        self.new_names: set[str] = set()  # names the changed files define that they did not
 
     def limit_to(self, paths: Collection[str], force: bool) -> None:
         """Only look at these files or folders (repo-relative); ``force`` re-parses them."""
@@ -383,6 +390,7 @@ class _Run:
         writer.remove(gone)
         report.removed = len(gone)
         self.surface_changed = bool(gone)
+        self.files_changed |= bool(gone)
         self.reshaped: set[int] = set(gone)  # files whose node ids others may point into
         jobs = self._plan(candidates)
         big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
@@ -391,6 +399,9 @@ class _Run:
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
+            if self.files_changed or writer.meta("files_epoch") is None:
+                # before linking: the linker keys what it learns of the files by it
+                writer.set_meta({"files_epoch": uuid.uuid4().hex})
             pending = self.whole_link and (self.writer.relink_pending()
                                            or _project_files_changed(self.root, writer.conn))
             self._link(everything=big or pending or (self.surface_changed and self.whole_link))
@@ -410,7 +421,8 @@ class _Run:
             link(self.writer.conn, self.root.name, root=self.root)
             self.relink_pending = False
         else:
-            link(self.writer.conn, self.root.name, self.changed, self.reshaped, root=self.root)
+            link(self.writer.conn, self.root.name, self.changed, self.reshaped, root=self.root,
+                 new_names=self.new_names)
             if self.surface_changed:
                 self.relink_pending = True
         self.report.phases["link"] = time.perf_counter() - mark
@@ -441,6 +453,7 @@ class _Run:
             self.writer.touch(row[0], candidate.size, candidate.mtime_ns, time.time_ns())
             self.report.unchanged += 1
             return
+        self.files_changed |= row is None or row[4] != "too_large"
         facts = FileFacts(candidate.path, candidate.lang.code, candidate.size,
                           candidate.mtime_ns, "", status="too_large", indexed_ns=time.time_ns())
         file_id = row[0] if row else self.writer.new_file_id()
@@ -456,6 +469,11 @@ class _Run:
                 report.unchanged += 1
             else:
                 old = self.known.get(result.path)
+                if old is None or (old[4], old[7]) != (result.status, result.file[2]):
+                    self.files_changed = True
+                if report.mode != "full":  # for the incremental link
+                    self.new_names |= result.names() - (
+                        writer.names_in(old[0]) if old is not None else set())
                 writer.put(result, replacing=old is not None)
                 self.changed.add(int(result.file[0]))
                 if old is None or old[6] != result.surface:
@@ -508,10 +526,7 @@ def check(root: Path, db_path: Path | None = None) -> Freshness:
     except MapNotBuilt:
         return Freshness(built=False)
     try:
-        rows = {path: (fid, size, mtime, digest, status, indexed, surface) for
-                path, fid, size, mtime, digest, status, indexed, surface in conn.execute(
-                    "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface "
-                    "FROM files")}
+        rows = MapWriter.known_rows(conn)
     finally:
         conn.close()
     out = Freshness(built=True)

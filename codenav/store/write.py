@@ -10,7 +10,7 @@ transaction (``db.write_transaction``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -24,8 +24,9 @@ __all__ = ["NODE_BITS", "FileRow", "FileRows", "MapWriter", "encode", "file_node
 
 NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays far below
 
-# (id, size, mtime_ns, hash, status, indexed_ns, surface) as stored for one path.
-FileRow = tuple[int, int, int, str, str, int, str]
+# (id, size, mtime_ns, hash, status, indexed_ns, surface, lang) as stored for one path.
+FileRow = tuple[int, int, int, str, str, int, str, str]
+_FILE_ROW = "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface, lang FROM files"
 
 _FILE_TABLES = ("nodes", "refs", "imports", "problems", "words")
 _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
@@ -74,6 +75,10 @@ class FileRows:
     @property
     def surface(self) -> str:
         return str(self.file[10])
+
+    def names(self) -> set[str]:
+        """The names this file's nodes have (its module's included)."""
+        return {str(row[5]) for row in self.nodes}
 
 
 # Statuses whose facts are stored: a file past its budget (timeout) keeps what was found.
@@ -124,12 +129,26 @@ class MapWriter:
         self._next_file += 1
         return self._next_file - 1
 
-    def known_files(self) -> dict[str, FileRow]:
-        """Every file row by path."""
-        rows = self.conn.execute(
-            "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface FROM files")
-        return {path: (fid, size, mtime, digest, status, indexed, surface)
-                for path, fid, size, mtime, digest, status, indexed, surface in rows}
+    def known_files(self, under: Collection[str] | None = None) -> dict[str, FileRow]:
+        """File rows by path: every one, or with ``under`` (repo-relative files or folders)
+        only those files and the files inside those folders, read through the path index
+        (a watcher's one-file run must not read 100,000 rows)."""
+        return self.known_rows(self.conn, under)
+
+    @staticmethod
+    def known_rows(conn: sqlite3.Connection,
+                   under: Collection[str] | None = None) -> dict[str, FileRow]:
+        """``known_files`` on any connection (a reader's too)."""
+        if under is None or {"", "."} & set(under):
+            rows: Iterable[Any] = conn.execute(_FILE_ROW)
+        else:
+            rows = []
+            for path in {p.strip("/") for p in under}:
+                # '0' follows '/': the range holds exactly the paths below the folder
+                rows += conn.execute(f"{_FILE_ROW} WHERE path = ? OR (path > ? AND path < ?)",
+                                     (path, f"{path}/", f"{path}0")).fetchall()
+        return {path: (fid, size, mtime, digest, status, indexed, surface, lang)
+                for path, fid, size, mtime, digest, status, indexed, surface, lang in rows}
 
     def clear(self) -> None:
         """Forget every file (a full rebuild, still inside the caller's transaction)."""
@@ -185,10 +204,18 @@ class MapWriter:
         if rows.words:
             conn.executemany(_INSERT_WORDS, rows.words)
 
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
     def relink_pending(self) -> bool:
         """Whether a quick refresh left cross-file links for a whole relink to complete."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'relink_pending'").fetchone()
-        return bool(row) and row[0] == "1"
+        return self.meta("relink_pending") == "1"
+
+    def names_in(self, file_id: int) -> set[str]:
+        """The names the nodes of file ``file_id`` have now."""
+        return {name for (name,) in self.conn.execute(
+            "SELECT DISTINCT name FROM nodes WHERE file_id = ?", (file_id,))}
 
     def set_meta(self, values: dict[str, str]) -> None:
         self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",

@@ -91,3 +91,35 @@ def test_a_member_of_a_literal_is_never_guessed_to_be_a_class_member(
     found = links(root)
     assert "text.py:7:" not in found and "text.py:8:" not in found, found
     assert "text.py:10:19 join (call) -> py:text.py#Text.join" in found  # still guessed
+
+
+def test_watcher_runs_link_against_files_added_and_names_defined_since(shop: Path) -> None:
+    """One-file runs (the watcher's) reuse what the linker learnt of the tree's files until a
+    file appears: a module added recount, and a function added to it recount, are both found."""
+    from codenav.index.pipeline import update_files
+
+    db_path = shop / ".codenav" / "map.db"
+    cli = shop / "src" / "shop" / "cli.py"
+    cli.write_text(cli.read_text() + "\n\ndef late():\n    from shop.inventory import stocktake\n"
+                   "    return stocktake() + recount()\n")
+    update_files(shop, db_path, ["src/shop/cli.py"])  # learns the files: no inventory.py yet
+    assert "stocktake (call) -> unresolved" in links(shop)
+    (shop / "src" / "shop" / "inventory.py").write_text("def stocktake():\n    return 1\n")
+    update_files(shop, db_path, ["src/shop/inventory.py"])  # a new file: learnt again
+    assert "late stocktake (call) -> py:src/shop/inventory.py#stocktake" in _with_scope(shop)
+    (shop / "src" / "shop" / "inventory.py").write_text(
+        "def stocktake():\n    return 1\n\n\ndef recount():\n    return 2\n")
+    update_files(shop, db_path, ["src/shop/inventory.py"])  # a new name: its callers resolve
+    assert "cli.py:" in "\n".join(line for line in links(shop).splitlines()
+                                  if line.endswith("-> py:src/shop/inventory.py#stocktake"))
+
+
+def _with_scope(root: Path) -> str:
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    try:
+        return "\n".join(f"{scope} {name} ({kind}) -> {nid}" for scope, name, kind, nid in
+                         conn.execute("SELECT s.name, r.name, r.kind, t.nid FROM refs r "
+                                      "JOIN nodes s ON s.id = r.scope_id "
+                                      "JOIN nodes t ON t.id = r.target_id"))
+    finally:
+        conn.close()
