@@ -197,12 +197,15 @@ def _workspace(root: str, db: str | None, force_root: str | None = None, *, watc
 def _cmd_mcp(args: argparse.Namespace) -> int:
     import logging
 
-    from codenav.server import serve_stdio
-
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="codenav %(levelname)s %(name)s: %(message)s")
     ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp,
                     trust=args.trust_project_config)
+    # A missing map starts building now, while the MCP SDK is imported (about a second):
+    # its first definitions are readable by the time the first question arrives.
+    ws.start_background_build(on_done=ws.start_servers)
+    from codenav.server import serve_stdio
+
     serve_stdio(ws)
     return EXIT_OK
 

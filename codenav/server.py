@@ -97,7 +97,9 @@ def build_server(ws: Workspace) -> Server[dict[str, Any]]:
 
     @asynccontextmanager
     async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-        if ws.start_background_build(on_done=ws.start_servers):
+        if ws.build.running:  # started before serving: servers start once it is done
+            pass
+        elif ws.start_background_build(on_done=ws.start_servers):
             log.info("no usable map at %s: building it in the background", ws.db_path)
         else:
             ws.start_servers()  # language servers warm up while the agent reads the map

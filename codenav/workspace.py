@@ -23,6 +23,7 @@ from codenav.index.discover import discover
 from codenav.index.pipeline import (
     IndexReport,
     Progress,
+    builder_alive,
     index_tree,
     refresh_files,
     request_relink,
@@ -58,6 +59,11 @@ class BuildState:
     last_error: str | None = None
     last_report: IndexReport | None = None
     done: threading.Event = field(default_factory=threading.Event)
+    files_done: int = 0  # of the running build
+    files_total: int = 0
+
+    def progress(self, done: int, total: int) -> None:
+        self.files_done, self.files_total = done, total
 
 
 class Workspace:
@@ -148,23 +154,54 @@ class Workspace:
                                 "map_rebuild tool; nav_* tools work regardless.")
 
     def map_exists(self) -> bool:
+        """Whether there is a map to answer from: built, or a first build under way (which
+        answers from what it has written so far); not an interrupted first build."""
         try:
-            self.reader()
+            self.building()
         except MapNotBuilt:
             return False
         return True
 
+    def building(self) -> bool:
+        """Whether the map is a first build still under way (in this process or another):
+        its definitions are there as far as it got, references across files come when it is
+        done. MAP_NOT_BUILT when there is no map, or only an interrupted first build."""
+        meta = self.reader().meta()
+        state = meta.get("building")
+        if state not in ("1", "interrupted"):
+            return False
+        if state == "1" and builder_alive(meta):
+            return True
+        raise MapNotBuilt(f"the first build of the map of {self.root} was interrupted",
+                          hint="Rebuild it: `codenav index` in the root, or map_rebuild.")
+
+    def build_progress(self) -> str:
+        """How far a first build under way got, said for warnings."""
+        if not self.build.running:
+            return "in another process"
+        if not self.build.files_total:
+            return "finding the files"
+        return f"{self.build.files_done:,} of {self.build.files_total:,} files mapped"
+
     # ------------------------------------------------------------------ building
 
     def rebuild(self, *, full: bool = False, paths: Collection[str] | None = None,
-                progress: Progress | None = None) -> IndexReport:
-        """Run the indexer now (blocking; one build at a time in this process)."""
+                progress: Progress | None = None, progressive: bool = False) -> IndexReport:
+        """Run the indexer now (blocking; one build at a time in this process).
+        ``progressive``: a first build commits as it goes (``index_tree``)."""
         with self._build_lock:
             self.build.running, self.build.started = True, time.monotonic()
+            self.build.files_done = self.build.files_total = 0
             self.build.done.clear()
+
+            def track(done: int, total: int) -> None:
+                self.build.progress(done, total)
+                if progress is not None:
+                    progress(done, total)
+
             try:
                 report = index_tree(self.root, self.db_path, full=full, paths=paths,
-                                    progress=progress)
+                                    progress=track, progressive=progressive)
             except Exception as exc:
                 self.build.last_error = f"{type(exc).__name__}: {exc}"
                 raise
@@ -197,14 +234,14 @@ class Workspace:
 
     def start_background_build(self, on_done: Callable[[], None] | None = None) -> bool:
         """Build the map in a thread if it is missing or unusable; True if one was started."""
-        if self.map_exists():
+        if self.build.running or self.map_exists():
             return False
         self.build.running, self.build.started = True, time.monotonic()
 
         def run() -> None:
             try:
-                report = self.rebuild()
-                log.info("first map built: %s", report.summary())
+                report = self.rebuild(progressive=True)
+                log.info("map built: %s", report.summary())
             except Exception:
                 log.exception("building the map failed")
             if on_done is not None:

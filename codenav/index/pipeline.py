@@ -53,6 +53,9 @@ __all__ = [
 RACY_NS = 2_000_000_000
 _BINARY_PROBE = 8192
 _IN_PROCESS_BELOW = 48  # fewer files than this are parsed without starting workers
+_PUBLISH_EVERY_S = 0.25  # a first build published as it grows: commits this often
+# indexes a map still being built keeps, for the tools that answer from it meanwhile
+_SEARCHED_INDEXES = ("nodes_", "words_")
 _POOL_ATTEMPTS = 3  # pools started for one run's files when workers get killed
 log = logging.getLogger("codenav.index")
 FAILED_STATUSES = frozenset({"unreadable", "timeout"})  # reported as failures, not just skips
@@ -115,6 +118,20 @@ def _work(job: _Job) -> FileRows | _Same:
     """In a parser process: one file's rows, or _Same when its content is already mapped."""
     facts = read_facts(*job[:5])
     return facts if isinstance(facts, tuple) else encode(facts, job[5])
+
+
+def _work_many(jobs: list[_Job]) -> list[FileRows | _Same]:
+    return [_work(job) for job in jobs]
+
+
+def _batches(jobs: list[_Job], workers: int) -> list[list[_Job]]:
+    """Jobs in the batches workers take: one file each at first, so that the first rows
+    arrive (and a first build is published) at once, then up to 16 files (fewer round
+    trips)."""
+    size = max(1, min(16, len(jobs) // (workers * 8)))
+    head = min(len(jobs), workers * 2)
+    return [[job] for job in jobs[:head]] + [jobs[i : i + size]
+                                            for i in range(head, len(jobs), size)]
 
 
 def read_facts(full: str, rel: str, size: int, mtime_ns: int,
@@ -190,7 +207,8 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
     if method == "spawn" and "forkserver" in multiprocessing.get_all_start_methods():
         method = "forkserver"
     context = multiprocessing.get_context(method)
-    chunk = max(1, min(16, len(jobs) // (workers * 8)))
+    if method == "forkserver":  # workers fork from a server that imported the parser once
+        context.set_forkserver_preload([__name__])
     remaining = jobs
     # A worker killed under the run (the OOM killer, a signal) breaks the pool: the files it
     # had not answered for are parsed again by a new pool, a few times, then here.
@@ -199,9 +217,10 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
         try:
             with ProcessPoolExecutor(workers, mp_context=context,
                                      initializer=die_with_parent) as pool:
-                for result in pool.map(_work, remaining, chunksize=chunk):
-                    done += 1
-                    yield result
+                for batch in pool.map(_work_many, _batches(remaining, workers)):
+                    for result in batch:
+                        done += 1
+                        yield result
             return
         except BrokenProcessPool:
             log.warning("a parser process died; %d file(s) are parsed again",
@@ -228,18 +247,22 @@ def _is_current(row: FileRow, candidate: Candidate) -> bool:
 
 def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
                paths: Collection[str] | None = None, jobs: int | None = None,
-               progress: Progress | None = None) -> IndexReport:
+               progress: Progress | None = None, progressive: bool = False) -> IndexReport:
     """Bring the map of ``root`` up to date.
 
     ``full`` re-parses every file, or with ``paths`` every file under those repo-relative
-    files or folders; ``paths`` alone limits an incremental run to them.
+    files or folders; ``paths`` alone limits an incremental run to them. ``progressive``:
+    a first build (no map yet, or an interrupted one) commits as it goes, marked
+    ``building`` in meta, so that readers can answer from the definitions written so far;
+    any other run stays one transaction.
     """
     started = time.perf_counter()
     root = root.resolve()
     db_path = db.map_path(root, db_path)
     found = discover(root)
     report = _execute(root, db_path, found, started, full=full, paths=paths,
-                      workers=jobs or _default_jobs(), progress=progress)
+                      workers=jobs or _default_jobs(), progress=progress,
+                      progressive=progressive)
     assert report is not None  # the long busy timeout waits for other writers
     return report
 
@@ -300,9 +323,53 @@ def request_relink(db_path: Path) -> None:
         conn.close()
 
 
+class _BuilderBusy(Exception):
+    """Another process is building this map's first version, committing as it goes."""
+
+
+_BUILDER_POLL_S = 0.2
+
+
 def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,
              paths: Collection[str] | None, workers: int, progress: Progress | None,
-             busy_timeout: float | None = None, whole_link: bool = True) -> IndexReport | None:
+             busy_timeout: float | None = None, whole_link: bool = True,
+             progressive: bool = False) -> IndexReport | None:
+    """One run; waits (up to ``busy_timeout``, None: as long as it takes) while another
+    process builds the map's first version, whose commits as it goes would otherwise let
+    this run in between them."""
+    waited_until = None if busy_timeout is None else time.monotonic() + busy_timeout
+    while True:
+        try:
+            return _execute_once(root, db_path, found, started, full=full, paths=paths,
+                                 workers=workers, progress=progress, busy_timeout=busy_timeout,
+                                 whole_link=whole_link, progressive=progressive)
+        except _BuilderBusy:
+            if waited_until is not None and time.monotonic() > waited_until:
+                return None
+            time.sleep(_BUILDER_POLL_S)
+
+
+def builder_alive(meta: dict[str, str]) -> bool:
+    """Whether the map's meta says a first build is under way in a live process (else an
+    interrupted one, or none)."""
+    if meta.get("building") != "1":
+        return False
+    try:
+        pid = int(meta.get("building_pid", ""))
+        if pid <= 0:
+            return False
+        os.kill(pid, 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,
+                  paths: Collection[str] | None, workers: int, progress: Progress | None,
+                  busy_timeout: float | None, whole_link: bool,
+                  progressive: bool) -> IndexReport | None:
     phases = {"discover": time.perf_counter() - started}
     conn = db.connect_writer(db_path, busy_timeout)
     try:
@@ -310,14 +377,33 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
             if not whole_link and db.schema_version(conn) != db.SCHEMA_VERSION:
                 return None
             rebuilt = db.ensure_schema(conn, db_path)
-            everything = rebuilt or (full and paths is None)
+            writer = MapWriter(conn)
+            building = writer.meta("building")
+            if building == "1" and int(writer.meta("building_pid") or 0) != os.getpid() \
+                    and builder_alive(db.read_meta(conn)):
+                raise _BuilderBusy
+            unfinished = building in ("1", "interrupted")  # a first build cut short
+            everything = rebuilt or unfinished or (full and paths is None)
             report = IndexReport(str(root), str(db_path),
                                  "full" if everything else "incremental", phases=phases)
             limited = None if everything else paths
-            run = _Run(root, MapWriter(conn), report, workers, progress, whole_link, limited)
+            first = rebuilt or unfinished or not writer.has_files()
+            run = _Run(root, writer, report, workers, progress, whole_link, limited)
             if limited is not None:
                 run.limit_to(limited, force=full)
-            run.apply(found)
+            if progressive and everything and first:
+                run.publish_as_it_goes()
+            try:
+                run.apply(found)
+            except BaseException:
+                if run.published:  # what was committed is a part: say so, for readers
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                        conn.execute("BEGIN IMMEDIATE")
+                        writer.set_meta({"building": "interrupted"})
+                        conn.execute("COMMIT")
+                        conn.execute("BEGIN")  # for the context manager's own rollback
+                raise
             mark = time.perf_counter()
             report.seconds = mark - started
             meta = {"schema": str(db.SCHEMA_VERSION), "codenav": __version__,
@@ -331,6 +417,8 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
                 })
             if run.relink_pending is not None:
                 meta["relink_pending"] = "1" if run.relink_pending else "0"
+            if run.published or unfinished:
+                meta.update(building="0", building_pid="")
             run.writer.set_meta(meta)
         phases["commit"] = time.perf_counter() - mark
         mark = time.perf_counter()
@@ -366,7 +454,26 @@ class _Run:
         # a file appeared or vanished, or changed language or status: which files the
         # linker resolves into changed (``files_epoch``)
         self.files_changed = report.mode == "full"
+        self.published = False  # parts of this run were committed (a first build)
+        self._publish_every: float | None = None
+        self._published_at = 0.0
         self.new_names: set[str] = set()  # names the changed files define that they did not
+
+    def publish_as_it_goes(self) -> None:
+        """Commit what is written every so often, marked as a build under way: a first
+        build, which readers may answer from while it grows (definitions at once,
+        references across files once linked)."""
+        self._publish_every = _PUBLISH_EVERY_S
+        self.writer.set_meta({"building": "1", "building_pid": str(os.getpid())})
+        # one checkpoint when done, not one per commit
+        self.writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+
+    def _publish(self) -> None:
+        conn = self.writer.conn
+        conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        self.published = True
+        self._published_at = time.perf_counter()
 
     def limit_to(self, paths: Collection[str], force: bool) -> None:
         """Only look at these files or folders (repo-relative); ``force`` re-parses them."""
@@ -395,7 +502,9 @@ class _Run:
         jobs = self._plan(candidates)
         big = report.mode == "full" or len(jobs) > max(500, len(self.known) // 2)
         mark = time.perf_counter()
-        with writer.bulk() if big else nullcontext():
+        # A map published as it grows keeps what searches and outlines read indexed.
+        kept = _SEARCHED_INDEXES if self._publish_every is not None else ()
+        with writer.bulk(keep=kept) if big else nullcontext():
             self._write(jobs)
             report.phases["extract+write"] = time.perf_counter() - mark
             mark = time.perf_counter()
@@ -462,7 +571,12 @@ class _Run:
     def _write(self, jobs: list[_Job]) -> None:
         report, writer = self.report, self.writer
         total = len(jobs)
+        every = self._publish_every
+        if every is not None:
+            self._publish()  # the schema and the building mark, before the first file
         for done, result in enumerate(_results(jobs, self.workers), 1):
+            if every is not None and time.perf_counter() - self._published_at > every:
+                self._publish()
             if isinstance(result, tuple):
                 path, size, mtime_ns, indexed_ns = result
                 writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)

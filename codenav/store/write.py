@@ -156,14 +156,20 @@ class MapWriter:
             self.conn.execute(f"DELETE FROM {table}")
         self._next_file = 1
 
+    def has_files(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+
     @contextmanager
-    def bulk(self) -> Iterator[None]:
-        """Drop the secondary indexes for a large batch of inserts; rebuild them after.
+    def bulk(self, keep: tuple[str, ...] = ()) -> Iterator[None]:
+        """Drop the secondary indexes (but those named with a prefix in ``keep``) for a
+        large batch of inserts; rebuild them after.
 
         Building an index once over sorted keys is several times cheaper than maintaining it
-        row by row. Inside the caller's transaction, so readers never see the map without them.
+        row by row. Inside the caller's transaction, so readers never see the map without them
+        (but a first build published as it grows: ``pipeline``).
         """
-        statements = db.index_statements()
+        statements = [(name, create) for name, create in db.index_statements()
+                      if not name.startswith(keep)]
         for name, _ in statements:
             self.conn.execute(f'DROP INDEX IF EXISTS "{name}"')
         yield

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from codenav.envelope import Answer, clamp_budget, failure, success
-from codenav.errors import BadArgs, CodenavError, Internal
+from codenav.errors import BadArgs, CodenavError, Internal, MapNotBuilt
 from codenav.tools.base import CallContext, ReportProgress, ToolSpec
 from codenav.tools.registry import TOOLS, by_name, input_schema
 from codenav.workspace import Workspace
@@ -62,6 +62,20 @@ def _help_hint(tool: ToolSpec) -> str:
     return f"`codenav call {tool.name} --help` describes every argument, with an example."
 
 
+# Tools about the map itself answer whatever its state; tools that follow references across
+# files wait for a first build's linking (the others answer from what is mapped so far).
+_ABOUT_THE_MAP = frozenset({"map_status", "map_rebuild"})
+_NEEDS_LINKS = frozenset({"nav_references", "nav_call_hierarchy", "nav_type_hierarchy",
+                          "map_neighbors", "nav_rename_preview"})
+
+
+def _building(ws: Workspace) -> bool:
+    try:
+        return ws.building()
+    except MapNotBuilt:
+        return False  # no map: the handler says so in its own terms
+
+
 def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
     raw = arguments.get("tokenBudget")
     if raw is None:
@@ -96,7 +110,19 @@ async def call_tool(ws: Workspace, name: str, arguments: dict[str, Any] | None,
         return failure(BadArgs(f"{_describe(exc)}; expected {expected_shape(tool)}",
                                hint=_help_hint(tool)), budget, warnings)
     try:
+        building = tool.name not in _ABOUT_THE_MAP and _building(ws)
+        if building and tool.name in _NEEDS_LINKS:
+            raise MapNotBuilt(
+                f"the first map of {ws.root} is being built ({ws.build_progress()}); "
+                f"{tool.name} follows references across files, which are linked when it is "
+                f"done", hint="Retry in a few seconds; map_search, map_outline, map_node and "
+                "nav_definition answer from what is mapped so far.")
         answer: Answer = await tool.handler(ws, params, CallContext(progress))
+        if building:
+            answer.data["building"] = True
+            answer.warnings.append(f"The first map is still being built "
+                                   f"({ws.build_progress()}): this answer covers the files "
+                                   f"mapped so far.")
     except BadArgs as exc:  # a combination the schema cannot say: name every argument too
         exc.message = f"{exc.message}; expected {expected_shape(tool)}"
         if exc.hint == BadArgs.default_hint:

@@ -72,9 +72,21 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
     build = ws.build
     try:
         reader = ws.reader()
+        growing = ws.building()
     except MapNotBuilt as exc:
         data.update(built=False, building=build.running, reason=exc.message, hint=exc.hint)
     else:
+        if growing:  # a first build under way: what it got to, no stale files yet
+            data.update(built=False, building=True, progress=ws.build_progress(),
+                        seconds=round(time.monotonic() - build.started, 1)
+                        if build.running else None,
+                        files={"total": sum(reader.file_tallies()[0].values())})
+            data["watcher"] = (ws.watcher.state.to_dict() if ws.watcher is not None
+                               else {"state": "off"})
+            data["lsp"] = _servers(ws)
+            return Answer(data, warnings=["The first map is being built: map_search, "
+                                          "map_outline, map_node and nav_definition answer "
+                                          "from the files mapped so far."])
         meta = reader.meta()
         stale = sorted({*ws.changed_on_disk(), *ws.added_on_disk()})
         by_lang, by_status, erring = reader.file_tallies()

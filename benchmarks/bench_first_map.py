@@ -1,0 +1,118 @@
+"""``codenav mcp`` on a tree with no map: how soon the first correct answer, how soon the
+whole map, beside ``codenav index --full`` of the same tree in the same run.
+
+    python -m benchmarks.bench_first_map [--corpus django] [--repeat 3] [--query QuerySet]
+
+Each round copies the corpus to a fresh folder (no ``.codenav``), spawns ``codenav mcp`` on
+it through the MCP SDK's own client (stdio, language servers on as by default, watcher on)
+and, from the spawn, asks ``map_search`` for ``--query`` every 20 ms until an answer holds
+the definition the finished map holds (its id, taken from a reference map built first),
+then ``map_status`` until the map is built. The baseline is ``codenav index --full`` of a
+copy of the same tree, timed in the same round. Best of ``--repeat`` rounds for each figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+
+from benchmarks.corpora import CORPORA, fetch
+
+
+def reference_id(root: Path, query: str) -> str:
+    """The id an exact map_search of ``query`` answers first on a finished map."""
+    with tempfile.TemporaryDirectory(prefix="codenav-ref-") as tmp:
+        db = Path(tmp) / "map.db"
+        subprocess.run([sys.executable, "-m", "codenav", "index", str(root), "--db", str(db),
+                        "--quiet"], check=True)
+        out = subprocess.run([sys.executable, "-m", "codenav", "call", "map_search",
+                              json.dumps({"query": query, "exact": True, "detail": "full"}),
+                              "--root", str(root), "--db", str(db)],
+                             capture_output=True, text=True, check=True)
+    return str(json.loads(out.stdout)["data"]["results"][0]["id"])
+
+
+def index_seconds(source: Path, tmp: Path) -> float:
+    tree = tmp / "indexed"
+    shutil.copytree(source, tree)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "codenav", "index", str(tree), "--full", "--quiet"],
+                   check=True)
+    return time.perf_counter() - started
+
+
+def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float, float]:
+    """Spawn to the first answer holding ``wanted``, and to map_status saying built."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    tree = tmp / "served"
+    shutil.copytree(source, tree)
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codenav", "mcp", str(tree)])
+    first = built = 0.0
+
+    async def run() -> None:
+        nonlocal first, built
+        started = time.perf_counter()
+        with open(tmp / "mcp.log", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                while True:
+                    result = await session.call_tool("map_search", {"query": query,
+                                                                     "tokenBudget": 400})
+                    if wanted in result.content[0].text:  # type: ignore[union-attr]
+                        first = time.perf_counter() - started
+                        break
+                    await anyio.sleep(0.02)
+                while True:
+                    result = await session.call_tool("map_status", {"tokenBudget": 300})
+                    status = json.loads(result.content[0].text)  # type: ignore[union-attr]
+                    if status["ok"] and status["data"].get("built"):
+                        built = time.perf_counter() - started
+                        break
+                    await anyio.sleep(0.02)
+
+    anyio.run(run)
+    return first, built
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default="django", choices=sorted(CORPORA))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--query", default="QuerySet")
+    args = parser.parse_args()
+    source = fetch(CORPORA[args.corpus])
+    wanted = reference_id(source, args.query)
+    rows: list[tuple[float, float, float]] = []
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="codenav-first-") as tmp:
+            baseline = index_seconds(source, Path(tmp))
+            first, built = mcp_seconds(source, Path(tmp), args.query, wanted)
+        rows.append((baseline, first, built))
+        print(f"codenav index --full {baseline:.2f} s · codenav mcp: first correct map_search "
+              f"{first:.2f} s, map built {built:.2f} s ({built / baseline:.2f}× the index)",
+              flush=True)
+    baseline = min(r[0] for r in rows)
+    first = min(r[1] for r in rows)
+    built = min(r[2] for r in rows)
+    print(f"\ncorpus {args.corpus}, query {args.query!r} -> {wanted}; best of {args.repeat}:")
+    print(f"  codenav index --full (baseline)         {baseline:6.2f} s")
+    print(f"  codenav mcp, first correct map_search   {first:6.2f} s after spawn")
+    print(f"  codenav mcp, whole map built            {built:6.2f} s "
+          f"({built / baseline:.2f}× the index; median ratio "
+          f"{statistics.median(r[2] / r[0] for r in rows):.2f})")
+
+
+if __name__ == "__main__":
+    main()
