@@ -217,9 +217,10 @@ def _cmd_lsp(args: argparse.Namespace) -> int:
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="codenav %(levelname)s %(name)s: %(message)s")
-    serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
-                            trust=args.trust_project_config))
-    return EXIT_OK
+    # pygls logs every message it sends at INFO: the whole answer, into the editor's log
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    return serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
+                                   trust=args.trust_project_config))
 
 
 def _print_envelope(envelope: dict[str, Any], pretty: bool) -> None:

@@ -11,6 +11,8 @@ too, 1-based.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -245,13 +247,30 @@ def build_editor_server(ws: Workspace) -> LanguageServer:
     return server
 
 
-def serve_editor(ws: Workspace) -> None:
-    """Serve LSP on stdin/stdout until the editor says exit (or closes stdin)."""
+def serve_editor(ws: Workspace) -> int:
+    """Serve LSP on stdin/stdout until the editor says exit (or closes stdin). The exit
+    status is LSP's: 1 when ``exit`` came without a ``shutdown`` before it, else 0."""
     if ws.start_background_build():
         log.info("no usable map at %s: building it in the background", ws.db_path)
     if ws.watch:
         ws.start_watcher()
+    server = build_editor_server(ws)
+    said: set[str] = set()
+
+    @server.feature(T.SHUTDOWN)
+    def shutdown(_ls: LanguageServer, _params: None) -> None:
+        said.add(T.SHUTDOWN)
+
+    @server.feature(T.EXIT)
+    def exit_(_ls: LanguageServer, _params: None) -> None:
+        said.add(T.EXIT)
+
     try:
-        build_editor_server(ws).start_io()
+        server.start_io()
     finally:
         ws.close()
+        if sys.stdout is not None and sys.stdout.closed:
+            # pygls closes stdout on exit: later flushes (the interpreter's at exit) would
+            # fail on it, and a traceback would turn a clean exit into status 1
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    return 1 if T.EXIT in said and T.SHUTDOWN not in said else 0

@@ -17,6 +17,34 @@ if [ -n "$missing" ]; then
   echo "On Debian or Ubuntu: apt-get install -y python3 python3-venv git nodejs npm" >&2
   exit 2
 fi
+# Debian packages the editor and language-server tests drive: Neovim (codenav lsp in a real
+# editor), clangd, gopls and the go it runs. Installed when missing (as root, or through
+# sudo when it needs no password); when that cannot be done, their tests skip, saying why.
+apt_packages=""
+command -v nvim >/dev/null || apt_packages="$apt_packages neovim"
+command -v clangd >/dev/null || apt_packages="$apt_packages clangd"
+command -v gopls >/dev/null || apt_packages="$apt_packages gopls"
+command -v go >/dev/null || apt_packages="$apt_packages golang-go"
+if [ -n "$apt_packages" ]; then
+  as_root=""
+  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    as_root="sudo -n"
+  fi
+  if ! command -v apt-get >/dev/null || { [ "$(id -u)" != 0 ] && [ -z "$as_root" ]; }; then
+    echo "warning: cannot install$apt_packages (needs apt-get, as root or with sudo);" \
+      "the tests that need them will be skipped" >&2
+  else
+    # shellcheck disable=SC2086  # the list is words
+    $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends $apt_packages >/dev/null 2>&1 ||
+      { $as_root apt-get update -qq >/dev/null 2>&1 &&
+        $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+          --no-install-recommends $apt_packages >/dev/null 2>&1; } ||
+      echo "warning: apt-get could not install$apt_packages;" \
+        "the tests that need them will be skipped" >&2
+  fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi

@@ -4,8 +4,10 @@ workspace symbols, hover, call hierarchy — and an edit on disk followed by its
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -117,3 +119,32 @@ async def test_an_edit_on_disk_is_followed(editor: tuple[LanguageClient, Path]) 
         assert time.monotonic() < deadline, "the edit never reached the map"
         await asyncio.sleep(0.05)
     assert found[0].location.uri.endswith("src/shop/pricing.py")
+
+
+def _framed(*messages: dict[str, object]) -> bytes:
+    out = b""
+    for message in messages:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        out += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    return out
+
+
+@pytest.mark.parametrize(("shutdown", "status"), [(True, 0), (False, 1)])
+def test_exit_status_is_lsps(tmp_path: Path, shutdown: bool, status: int) -> None:
+    # LSP: exit after shutdown is status 0, exit without it 1 (pygls closes stdout on exit;
+    # codenav's flush of it afterwards used to fail, and every exit was 1 with a traceback)
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "repos" / "shop", root)
+    index_tree(root)
+    messages: list[dict[str, object]] = [
+        {"id": 1, "method": "initialize", "params": {"processId": None,
+                                                     "rootUri": root.as_uri(),
+                                                     "capabilities": {}}},
+        {"method": "initialized", "params": {}}]
+    if shutdown:
+        messages.append({"id": 2, "method": "shutdown"})
+    messages.append({"method": "exit"})
+    done = subprocess.run([sys.executable, "-m", "codenav", "lsp", "--no-watch", str(root)],
+                          input=_framed(*messages), capture_output=True, timeout=60, check=False)
+    assert done.returncode == status, done.stderr.decode()
+    assert b"Traceback" not in done.stderr
