@@ -106,18 +106,36 @@ class Workspace:
         except OSError:
             raise self._not_built() from None
         cached: MapReader | None = getattr(self._local, "reader", None)
-        if cached is not None and self._local.identity == identity:
-            return cached
-        try:
-            conn = db.connect_reader(self.db_path)
-        except MapNotBuilt as exc:
-            if self.build.running:
-                raise self._not_built() from exc
-            raise
-        if cached is not None:
-            cached.conn.close()
-        self._local.reader, self._local.identity = MapReader(conn), identity
-        return self._local.reader  # type: ignore[no-any-return]
+        if cached is None or self._local.identity != identity:
+            try:
+                conn = db.connect_reader(self.db_path)
+            except MapNotBuilt as exc:
+                if self.build.running:
+                    raise self._not_built() from exc
+                raise
+            if cached is not None:
+                cached.conn.close()
+            cached = MapReader(conn)
+            self._local.reader, self._local.identity = cached, identity
+            self._local.checked = None
+        self._check_finished(cached)
+        return cached
+
+    def _check_finished(self, reader: MapReader) -> None:
+        """Refuse a map that is an interrupted first build; note one under way (``building``).
+        Looked at again whenever another connection committed, and on every call while a
+        build is under way (its builder may die)."""
+        version = reader.version()
+        if self._local.checked == version and not self._local.growing:
+            return
+        meta = reader.meta()
+        state = meta.get("building")
+        growing = state == "1" and builder_alive(meta)
+        if state == "interrupted" or (state == "1" and not growing):
+            self._local.checked = None
+            raise MapNotBuilt(f"the first build of the map of {self.root} was interrupted",
+                              hint="Rebuild it: `codenav index` in the root, or map_rebuild.")
+        self._local.checked, self._local.growing = version, growing
 
     def first_time(self, note: str) -> bool:
         """Whether ``note`` is news to this workspace's client (said once per session: an
@@ -166,14 +184,8 @@ class Workspace:
         """Whether the map is a first build still under way (in this process or another):
         its definitions are there as far as it got, references across files come when it is
         done. MAP_NOT_BUILT when there is no map, or only an interrupted first build."""
-        meta = self.reader().meta()
-        state = meta.get("building")
-        if state not in ("1", "interrupted"):
-            return False
-        if state == "1" and builder_alive(meta):
-            return True
-        raise MapNotBuilt(f"the first build of the map of {self.root} was interrupted",
-                          hint="Rebuild it: `codenav index` in the root, or map_rebuild.")
+        self.reader()
+        return bool(self._local.growing)
 
     def build_progress(self) -> str:
         """How far a first build under way got, said for warnings."""
