@@ -28,6 +28,9 @@ from codenav.store.write import NODE_BITS, file_node
 __all__ = ["Linker", "link", "project_file_hashes"]
 
 _MAX_DEPTH = 24
+# The container kinds of every language, as the partial index ``nodes_types`` lists them.
+_TYPE_KINDS = "'class', 'interface', 'enum', 'record', 'struct', 'trait', 'union', " \
+    "'namespace', 'type'"
 
 
 # Module systems learnt from a tree, reused while its files and the project files they read
@@ -354,7 +357,7 @@ class Linker:
         family = lang.modules or lang.code
         rows = (self._types_by_lower.get(word, []) if self._preloaded else self.conn.execute(
             "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
-            "WHERE lower(n.name) = ?", (word,)))
+            f"WHERE lower(n.name) = ? AND n.kind IN ({_TYPE_KINDS})", (word,)))
         return _only(node for node, kind, node_lang in rows
                      if (other := by_code(node_lang)) is not None and kind in other.containers
                      and (other.modules or other.code) == family)
@@ -611,7 +614,8 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
     else:
         files = sorted({int(i) for i in (*changed, *reshaped)})
         ids = ",".join(map(str, files)) or "NULL"
-        stale = [key for (key,) in _pointing_into(conn, reshaped)]
+        before = dict(_pointing_into(conn, reshaped))
+        stale = list(before)
         if stale:
             _executemany_chunks(conn, "DELETE FROM symbols WHERE key IN ({})", stale)
         keys = [key for (key,) in conn.execute(
@@ -625,8 +629,10 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
            f"WHERE key IS NOT NULL {scope}")
     if changed is None:
         conn.execute(sql)
-    else:
-        conn.execute(sql, (json.dumps(keys),))
+    else:  # elsewhere, only the uses of keys that now mean another node (or none)
+        now = dict(resolved)
+        moved = [key for key in keys if now.get(key) != before.get(key)]
+        conn.execute(sql, (json.dumps(moved),))
     if changed is None:
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_files', ?)",
                      (json.dumps(linker.project_files, sort_keys=True),))
@@ -656,16 +662,17 @@ def _newly_resolvable(conn: sqlite3.Connection, changed_ids: str,
     return found
 
 
-def _pointing_into(conn: sqlite3.Connection, files: Collection[int]) -> list[tuple[str]]:
-    """Keys resolved into ``files``, whose nodes moved or vanished: each must be resolved
-    again, for the references of every file that uses it — the changed files' own too (a
-    branch switch changes a module and its importer at once: the importer's key must not
-    keep the module's old node number, now another definition's)."""
-    out: list[tuple[str]] = []
+def _pointing_into(conn: sqlite3.Connection, files: Collection[int]) -> list[tuple[str, int]]:
+    """Keys resolved into ``files`` (with the node each meant), whose nodes moved or
+    vanished: each must be resolved again, for the references of every file that uses it —
+    the changed files' own too (a branch switch changes a module and its importer at once:
+    the importer's key must not keep the module's old node number, now another
+    definition's)."""
+    out: list[tuple[str, int]] = []
     for file_id in files:
         low, high = file_node(file_id), file_node(file_id + 1)
-        out += conn.execute("SELECT key FROM symbols WHERE target_id >= ? AND target_id < ?",
-                            (low, high)).fetchall()
+        out += conn.execute("SELECT key, target_id FROM symbols WHERE target_id >= ? "
+                            "AND target_id < ?", (low, high)).fetchall()
     return out
 
 

@@ -53,6 +53,11 @@ CREATE INDEX nodes_name ON nodes(name, hub);
 CREATE INDEX nodes_parent ON nodes(parent_id, name);
 CREATE INDEX nodes_lname ON nodes(lower(name), hub);
 CREATE INDEX nodes_hub ON nodes(hub);
+-- types by lower-cased name, for the linker's guess of a variable's class (`subscriber` ->
+-- Subscriber): the container kinds of every language (grammars/*/language.toml)
+CREATE INDEX nodes_types ON nodes(lower(name))
+    WHERE kind IN ('class', 'interface', 'enum', 'record', 'struct', 'trait', 'union',
+                   'namespace', 'type');
 
 -- The words of node names (codenav/words.py), for search: parseHTTPResponse -> parse, http …
 CREATE TABLE words (
@@ -109,6 +114,8 @@ CREATE TABLE symbols (
     key       TEXT PRIMARY KEY,
     target_id INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- the keys resolved into one file (whose nodes moved): file_id << 20 ranges of target_id
+CREATE INDEX symbols_target ON symbols(target_id);
 
 -- Resolved relations between nodes, each with the anchor of its site: every resolved
 -- reference, and the nesting of nodes.

@@ -29,3 +29,17 @@ def test_known_files_reads_only_the_files_and_folders_asked_for(tmp_path: Path) 
         assert writer.known_files(["missing.py"]) == {}
     finally:
         conn.close()
+
+
+def test_the_types_index_covers_every_languages_container_kinds() -> None:
+    """``nodes_types`` (the linker's guess of a variable's class) lists the container kinds
+    of every language: a language adding one must add it there too."""
+    import re
+
+    from codenav.index import link
+    from codenav.index.languages import languages
+
+    kinds = {kind for lang in languages() for kind in lang.containers}
+    create = dict(db.index_statements())["nodes_types"]
+    assert set(re.findall(r"'(\w+)'", create)) == kinds
+    assert set(re.findall(r"'(\w+)'", link._TYPE_KINDS)) == kinds
