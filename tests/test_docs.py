@@ -104,21 +104,20 @@ def _environ_reads() -> dict[str, str]:
     """Every environment variable codenav reads by name: ``os.environ.get(X)``,
     ``os.environ[X]``, ``os.getenv(X)``, ``X in os.environ``, with X a string or a module
     constant holding one; name -> the file reading it."""
+    def name_of(node: ast.expr, constants: dict[str, str]) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return constants.get(node.id)
+        return None
+
+    def is_environ(node: ast.expr) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "environ"
+
     found: dict[str, str] = {}
     for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants = _string_constants(tree)
-
-        def name_of(node: ast.expr) -> str | None:
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                return node.value
-            if isinstance(node, ast.Name):
-                return constants.get(node.id)
-            return None
-
-        def is_environ(node: ast.expr) -> bool:
-            return isinstance(node, ast.Attribute) and node.attr == "environ"
-
         for node in ast.walk(tree):
             key: ast.expr | None = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
@@ -129,7 +128,7 @@ def _environ_reads() -> dict[str, str]:
                 key = node.slice
             elif isinstance(node, ast.Compare) and any(is_environ(c) for c in node.comparators):
                 key = node.left
-            name = name_of(key) if key is not None else None
+            name = name_of(key, constants) if key is not None else None
             if name is not None:
                 found[name] = str(path.relative_to(CHECKOUT))
     return found
