@@ -8,7 +8,8 @@ For each one, at its definition's name: a warm basedpyright's references (declar
 out, ``benchmarks/lsp_truth.py``) and codenav's ``nav_references`` through the tool (answers cut
 by the token budget are drained folder by folder with ``fileFilter``). Prints precision and
 recall, micro-averaged over all references, at exact positions and at line level, per kind,
-and the worst misses with their source lines. SPEC §7 bar: precision >= 0.95, recall >= 0.90.
+and the worst misses with their source lines. Target (docs/contract.md §7): precision >= 0.95,
+recall >= 0.90.
 
 TypeScript corpora (``--corpus rxjs``) are measured the same way against a warm
 typescript-language-server (typescript 5.9's tsserver). Two differences in what it answers:
@@ -25,8 +26,8 @@ locals, often under the wrong name, as ``constant``s scoped to a function, misse
 of some indented ``let``s, and tags the key of a renamed destructuring ``{ keys: getKeys }``;
 locals are left out as they are for Python, whose ctags does not tag them). Construct
 signatures (``new (…): T``, tagged as methods named ``new``) are left out, and of a symbol
-tagged twice in one scope the first tag is kept. SPEC §7 bar for TypeScript: precision >=
-0.90, recall >= 0.85.
+tagged twice in one scope the first tag is kept. Target for TypeScript (docs/contract.md §7):
+precision >= 0.90, recall >= 0.85.
 """
 
 from __future__ import annotations

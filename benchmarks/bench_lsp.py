@@ -13,8 +13,8 @@ is asked at one of the symbol's uses, the others at the definition's name.
 1. **First answer, cold.** Per tool and per ``source`` (auto, lsp, map), a fresh Workspace
    (``lsp="auto"``, background start allowed: a long-lived server's setting) and its empty
    pool; the time of its first call. ``auto`` must answer at once from the map while
-   basedpyright starts (SPEC §4: an agent never waits on a cold server); ``lsp`` includes
-   spawning basedpyright and waiting for it to load the workspace.
+   basedpyright starts (docs/contract.md §4: an agent never waits on a cold server); ``lsp``
+   includes spawning basedpyright and waiting for it to load the workspace.
 2. **auto switching over.** One more fresh Workspace asked the first references question with
    ``source: auto`` every 0.25 s: how long until the answer says ``source: lsp``, and how
    many map answers came before. This Workspace stays warm for part 3.

@@ -6,7 +6,8 @@ Builds the corpus's map once (into a temporary file), picks arguments with a see
 walk over the map (names, ids, files, positions of references), then times every call
 through ``tools.dispatch.call_tool`` (what `codenav call` and the MCP server run) and, over
 stdio, through the MCP SDK's own client against `codenav mcp`. Prints p50/p95/max in ms and
-the mean tokens answered. SPEC §7 bars: p95 <= 10 ms in process, <= 25 ms over stdio.
+the mean tokens answered. Targets (docs/contract.md §7): p95 <= 10 ms in process, <= 25 ms over
+stdio.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
                     used = json.loads(result.content[0].text)["tokenBudget"]["used"]
                     tokens.setdefault(tool, []).append(used)
         print(f"\ncodenav mcp: spawn to first map_search answer {startup:.0f} ms "
-              "(SPEC §7 bar: 1000 ms)")
+              "(target, docs/contract.md §7: 1000 ms)")
 
     anyio.run(run)
     report("over stdio, MCP round trip (mcp.ClientSession against `codenav mcp`)", timings, tokens)

@@ -298,8 +298,8 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
         stdio = results["tools_stdio"][0]
         ax.bar([i + width / 2 for i in x], [_pct(stdio[n], 0.95) for n in names], width,
                label="over stdio (MCP) p95", color="#dd8452")
-        ax.axhline(25, color="#dd8452", ls=":", lw=1, label="SPEC bar, stdio p95 25 ms")
-    ax.axhline(10, color="#4c72b0", ls=":", lw=1, label="SPEC bar, in process p95 10 ms")
+        ax.axhline(25, color="#dd8452", ls=":", lw=1, label="target, stdio p95 25 ms")
+    ax.axhline(10, color="#4c72b0", ls=":", lw=1, label="target, in process p95 10 ms")
     grep_ms = [r["grep_ms"] for r in results["tokens"]["rows"] if r["type"] != "file"]
     if grep_ms:
         ax.axhline(statistics.median(grep_ms), color="gray", ls="--", lw=1,
@@ -347,7 +347,7 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
         ax.axhline(bars[0], color="C0", ls=":", lw=1)
         ax.axhline(bars[1], color="C1", ls=":", lw=1)
         ax.set_title(f"{acc['corpus']}: map references vs warm {acc['server']}\n"
-                     f"({acc['measured']} symbols; dotted: SPEC bars)", fontsize=9)
+                     f"({acc['measured']} symbols; dotted: targets)", fontsize=9)
         ax.legend(fontsize=8, loc="lower left")
     save(fig, "accuracy.png")
 
@@ -452,7 +452,8 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
               f"Seeded calls drawn from the Django map ({results['calls']} per tool), through "
               "`tools.dispatch.call_tool` (in process)"
               + (" and over stdio against `codenav mcp` (MCP SDK client)" if stdio else "")
-              + ". SPEC §7 bars: p95 ≤ 10 ms in process, ≤ 25 ms over stdio. Baseline: the "
+              + ". Targets (docs/contract.md §7): p95 ≤ 10 ms in process, ≤ 25 ms over stdio. "
+              "Baseline: the "
               "token benchmark's grep-and-read, "
               f"median {statistics.median(r['grep_ms'] for r in tok):.0f} ms per question "
               f"(codenav's answers there: median "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +22,8 @@ from codenav.errors import CodenavError, MapRefused
 __all__ = ["main"]
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE = 0, 1, 2
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 class _UsageError(Exception):
@@ -36,6 +39,24 @@ def _root(value: str) -> Path:
 
 def _db(value: str | None) -> Path | None:
     return Path(value).expanduser().resolve() if value else None
+
+
+def _log_level(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default=default,
+                        help=f"what to log on stderr (default: {default}); codenav's own "
+                             "lines at that level, other libraries' only from warning up "
+                             "unless debug")
+
+
+def _configure_logging(level: str) -> None:
+    """Log on stderr: codenav's own loggers at ``level``; the libraries under it (pygls, mcp,
+    watchfiles …) only from WARNING up unless ``level`` is debug, so that a session's stderr
+    holds what a user wants to read, not pygls registering its ~35 features."""
+    numeric = getattr(logging, level.upper())
+    logging.basicConfig(stream=sys.stderr,
+                        level=numeric if level == "debug" else max(numeric, logging.WARNING),
+                        format="codenav %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("codenav").setLevel(numeric)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument("--json", action="store_true", help="print the summary as JSON")
     index.add_argument("--check", action="store_true",
                        help="change nothing; exit 1 when the map is missing or stale")
+    _log_level(index, "warning")
     index.set_defaults(run=_cmd_index)
 
     mcp = commands.add_parser(
@@ -73,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
+    _log_level(mcp, "info")
     mcp.set_defaults(run=_cmd_mcp)
 
     lsp = commands.add_parser(
@@ -86,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
+    _log_level(lsp, "info")
     lsp.set_defaults(run=_cmd_lsp)
 
     tools = commands.add_parser(
@@ -112,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
+    _log_level(call, "warning")
     call.set_defaults(run=_cmd_call, call_parser=call)
 
     servers = commands.add_parser(
@@ -137,6 +162,7 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
+    _log_level(status, "warning")
     status.set_defaults(run=_cmd_status)
     return parser
 
@@ -162,6 +188,7 @@ def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
 def _cmd_index(args: argparse.Namespace) -> int:
     from codenav.index.pipeline import check, index_tree
 
+    _configure_logging(args.log_level)
     root = _root(args.root)
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError("--jobs must be at least 1")
@@ -195,10 +222,7 @@ def _workspace(root: str, db: str | None, force_root: str | None = None, *, watc
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
-    import logging
-
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="codenav %(levelname)s %(name)s: %(message)s")
+    _configure_logging(args.log_level)
     ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp,
                     trust=args.trust_project_config)
     # A missing map starts building now, while the MCP SDK is imported (about a second):
@@ -211,14 +235,9 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def _cmd_lsp(args: argparse.Namespace) -> int:
-    import logging
-
     from codenav.lsp_server import serve_editor
 
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="codenav %(levelname)s %(name)s: %(message)s")
-    # pygls logs every message it sends at INFO: the whole answer, into the editor's log
-    logging.getLogger("pygls").setLevel(logging.WARNING)
+    _configure_logging(args.log_level)
     return serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
                                    trust=args.trust_project_config))
 
@@ -234,6 +253,7 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
 
     from codenav.tools.dispatch import call_tool
 
+    _configure_logging(args.log_level)
     # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
     # rather than start one it would stop again at once.
     ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False,

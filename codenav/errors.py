@@ -1,4 +1,4 @@
-"""The errors codenav reports, one class per stable code of SPEC §3.
+"""The errors codenav reports, one class per stable code of docs/contract.md §3.
 
     CodenavError                  INTERNAL      a bug; nothing the caller can fix
     ├── MapNotBuilt               MAP_NOT_BUILT no map yet (first build running, or never built)

@@ -1,6 +1,6 @@
 """Plain data shared by the layers: what extraction produces and what the store holds.
 
-No I/O here. Positions are already in SPEC §2 units (1-based lines, 1-based UTF-16
+No I/O here. Positions are already in docs/contract.md §2 units (1-based lines, 1-based UTF-16
 columns); byte offsets are kept only where source text is sliced.
 """
 
@@ -30,7 +30,7 @@ class Definition(NamedTuple):
     kind: str  # class, function, method, property, variable, constant, field, type …
     name: str
     qname: str  # qualified inside the file: ``Outer.Inner.method``
-    key: str  # qname made unique in the file: ``qname``, ``qname~2`` … (SPEC §2)
+    key: str  # qname made unique in the file: ``qname``, ``qname~2`` … (docs/contract.md §2)
     parent: int  # index of the enclosing definition in the same list; -1 = the file
     line: int
     col: int
@@ -102,7 +102,7 @@ class FileFacts:
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """A position in the tree as every answer shows it (SPEC §2)."""
+    """A position in the tree as every answer shows it (docs/contract.md §2)."""
 
     file: str
     line: int
@@ -120,5 +120,5 @@ class Anchor:
 
 
 def node_id(lang: str, path: str, key: str | None = None) -> str:
-    """``<lang>:<relpath>[#key]`` (SPEC §2)."""
+    """``<lang>:<relpath>[#key]`` (docs/contract.md §2)."""
     return f"{lang}:{path}#{key}" if key else f"{lang}:{path}"

@@ -1,12 +1,12 @@
 """Positions: the only place where units are converted.
 
 tree-sitter speaks 0-based rows and UTF-8 *byte* columns; codenav's anchors, like LSP, speak
-1-based lines and 1-based columns counted in UTF-16 code units (SPEC §2). Lines end at ``\\n``
-(tree-sitter's rule; a ``\\r`` before it stays part of the line's bytes but is never inside an
-identifier, so no column that codenav reports is affected). A lone ``\\r`` (classic Mac line
-ends) ends a line too, as LSP says: ``lone_cr_as_lf`` turns each into ``\\n`` before parsing,
-which keeps every byte offset. A UTF-8 byte-order mark is not text: columns on the first line
-start after it, as an editor shows them.
+1-based lines and 1-based columns counted in UTF-16 code units (docs/contract.md §2). Lines end
+at ``\\n`` (tree-sitter's rule; a ``\\r`` before it stays part of the line's bytes but is never
+inside an identifier, so no column that codenav reports is affected). A lone ``\\r`` (classic
+Mac line ends) ends a line too, as LSP says: ``lone_cr_as_lf`` turns each into ``\\n`` before
+parsing, which keeps every byte offset. A UTF-8 byte-order mark is not text: columns on the
+first line start after it, as an editor shows them.
 """
 
 from __future__ import annotations

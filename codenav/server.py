@@ -1,11 +1,11 @@
 """The MCP server over stdio: the only module that imports ``mcp``.
 
 Tools come from the registry; each call goes through ``tools.dispatch.call_tool`` and its
-envelope is returned as ``structuredContent`` plus one compact JSON text block, with
-``isError`` mirroring ``ok`` (SPEC §3). Nothing but protocol reaches stdout: while serving,
-``mcp``'s stdio transport points fd 1 at stderr (so children and stray prints cannot corrupt
-the stream) and ``sys.stdout`` is pointed at stderr as well, so buffered prints cannot surface
-at exit either. stdin is read through ``CappedLines``: a line over ``MAX_LINE`` characters is
+envelope is returned as ``structuredContent`` plus one compact JSON text block, with ``isError``
+mirroring ``ok`` (docs/contract.md §3). Nothing but protocol reaches stdout: while serving,
+``mcp``'s stdio transport points fd 1 at stderr (so children and stray prints cannot corrupt the
+stream) and ``sys.stdout`` is pointed at stderr as well, so buffered prints cannot surface at
+exit either. stdin is read through ``CappedLines``: a line over ``MAX_LINE`` characters is
 dropped in pieces and answered -32700, never held whole.
 """
 

@@ -88,7 +88,8 @@ class Workspace:
         self.lsp_background = lsp_background
         self._pool: LspPool | None = None
         self.watcher: Watcher | None = None
-        self._lsp_deadlines = lsp_deadlines  # (deadline, long deadline); SPEC §5 by default
+        # (deadline, long deadline); docs/contract.md §5's by default
+        self._lsp_deadlines = lsp_deadlines
         self._pool_lock = threading.Lock()
         self.build = BuildState()
         self._build_lock = threading.Lock()
@@ -290,7 +291,8 @@ class Workspace:
         return sorted(c.path for c in discover(self.root).files if c.path not in mapped)
 
     def freshen(self, paths: Collection[str]) -> list[str]:
-        """Re-index changed files among ``paths`` if that fits in a short time slice (SPEC §2).
+        """Re-index changed files among ``paths`` if that fits in a short time slice
+        (docs/contract.md §2).
 
         Returns the files still stale: too many or too big to parse now, or the map is busy
         with another writer. Never waits on a running build.

@@ -83,7 +83,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 STDERR_TAIL_BYTES = 64 * 1024
-# JSON-RPC error codes a caller may want to retry on (SPEC L6).
+# JSON-RPC error codes a caller may want to retry on.
 REQUEST_CANCELLED = -32800
 CONTENT_MODIFIED = -32801
 SERVER_CANCELLED = -32802

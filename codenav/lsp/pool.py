@@ -49,7 +49,7 @@ __all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus", "server_setting
 
 log = logging.getLogger("codenav.lsp")
 
-DEADLINE = 15.0  # seconds, SPEC §5
+DEADLINE = 15.0  # seconds, docs/contract.md §5
 LONG_DEADLINE = 30.0  # references, hierarchies, rename
 CRASH_LIMIT = 3
 CRASH_WINDOW = 180.0

@@ -1,7 +1,7 @@
 """Opening the map: location, pragmas, schema version, transactions.
 
-Concurrency (SPEC §1, notes/RELIABILITY-AND-PERF.md A4): the map is in WAL mode so readers
-never block the writer or each other; writers take the write lock up front with
+Concurrency (docs/contract.md §1, notes/RELIABILITY-AND-PERF.md A4): the map is in WAL mode so
+readers never block the writer or each other; writers take the write lock up front with
 ``BEGIN IMMEDIATE`` (a deferred upgrade fails at once with SQLITE_BUSY_SNAPSHOT); a rebuild
 happens inside one transaction of the live file, never by renaming a new file over it.
 sqlite3 errors are translated into codenav's errors here and nowhere else.
@@ -162,7 +162,7 @@ _DENIED_FUNCTIONS = frozenset({"load_extension", "readfile", "writefile", "edit"
 
 def read_only_authorizer(action: int, arg1: str | None, arg2: str | None, _db: str | None,
                          _trigger: str | None) -> int:
-    """sqlite3 authorizer of the serving connections (SPEC §6): reads only."""
+    """sqlite3 authorizer of the serving connections (docs/contract.md §6): reads only."""
     if action == sqlite3.SQLITE_FUNCTION:
         return sqlite3.SQLITE_DENY if (arg2 or "").lower() in _DENIED_FUNCTIONS else \
             sqlite3.SQLITE_OK

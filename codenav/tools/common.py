@@ -3,7 +3,7 @@ source snippets, and freshness (read-your-writes, ``stale`` marks).
 
 A symbol is addressed by ``id``, by ``file`` + ``line`` (+ ``col``), or by ``symbol`` (a name
 or a qualified name such as ``Session.request``). Positions are 1-based lines and 1-based
-UTF-16 columns (SPEC §2).
+UTF-16 columns (docs/contract.md §2).
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ class Freshness:
 
 def anchor(path: str, line: int, col: int, end_line: int | None = None,
            snippet: str | None = None) -> dict[str, Any]:
-    """An anchor as SPEC §2 draws it."""
+    """An anchor as docs/contract.md §2 draws it."""
     out: dict[str, Any] = {"file": path, "line": line, "col": col}
     if end_line is not None and end_line != line:
         out["endLine"] = end_line

@@ -89,7 +89,7 @@ def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
 
 async def call_tool(ws: Workspace, name: str, arguments: dict[str, Any] | None,
                     progress: ReportProgress | None = None) -> dict[str, Any]:
-    """Run tool ``name`` and return its envelope (SPEC §3), whatever happens."""
+    """Run tool ``name`` and return its envelope (docs/contract.md §3), whatever happens."""
     args = arguments if isinstance(arguments, dict) else {}
     budget, warnings, budget_error = _budget_of(args)
     tool = by_name(name) if isinstance(name, str) else None

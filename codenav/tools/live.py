@@ -1,4 +1,4 @@
-"""Asking a language server for a nav tool, and falling back to the map (SPEC §4–5).
+"""Asking a language server for a nav tool, and falling back to the map (docs/contract.md §4–5).
 
 ``source``: ``map`` never asks; ``lsp`` insists (its errors are the answer); ``auto`` asks
 when the server is ready and otherwise answers from the map at once with a warning naming

@@ -25,7 +25,7 @@ def test_wheel_ships_grammars_and_indexes_from_a_fresh_virtualenv(tmp_path: Path
          "-w", str(wheels), str(CHECKOUT)],
         capture_output=True, text=True, timeout=300, check=False)
     assert built.returncode == 0, built.stdout + built.stderr
-    (wheel,) = wheels.glob("codenav-*.whl")
+    (wheel,) = wheels.glob("codenav_map-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"codenav/grammars/python/language.toml", "codenav/grammars/python/tags.scm",
             "codenav/store/schema.sql"} <= names

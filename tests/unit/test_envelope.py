@@ -1,4 +1,4 @@
-"""The envelope: budgets, ranked truncation, elision, errors (SPEC §3)."""
+"""The envelope: budgets, ranked truncation, elision, errors (docs/contract.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Units: tree-sitter's bytes against SPEC §2's 1-based UTF-16 columns."""
+"""Units: tree-sitter's bytes against 1-based UTF-16 columns (docs/contract.md §2)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every tool, fuzzed (RELIABILITY-AND-PERF.md §A6 S7, S11, B1): whatever the arguments, the
-answer is an envelope, ``used <= requested``, and a failure carries a SPEC §3 code — never
-INTERNAL, which would mean a handler crashed on its input."""
+answer is an envelope, ``used <= requested``, and a failure carries a docs/contract.md §3 code —
+never INTERNAL, which would mean a handler crashed on its input."""
 
 from __future__ import annotations
 
