@@ -1,6 +1,7 @@
 """An agent's questions answered with codenav and with grep: bytes read, calls made, right?
 
-    python -m benchmarks.bench_agent [--corpus rich|rxjs] [--json FILE]
+    python -m benchmarks.bench_agent [--corpus rich|rxjs] [--show] [--json FILE]
+        [--report benchmarks/REPORT.md]
 
 A fixed set of questions (``QUESTIONS``, written here with their exact symbol names) about
 two held-in repositories: rich 14.3.4 (``rich/``, Python) and rxjs 7.8.2 (``src/``,
@@ -66,7 +67,7 @@ from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
 
-__all__ = ["QUESTIONS", "Question", "Result", "bars", "run"]
+__all__ = ["QUESTIONS", "Question", "Result", "bars", "run", "section", "write_section"]
 
 Fact = Any  # (file, line), (file, caller name), a class or parameter name, a file
 
@@ -909,6 +910,37 @@ def report(results: Sequence[Result], measured: Bars | None) -> list[str]:
     return lines
 
 
+SECTION = "## An agent's questions: codenav vs grep"
+
+
+def section(results: Sequence[Result], measured: Bars | None) -> list[str]:
+    """The REPORT.md section (``benchmarks/run.py``, or ``--report`` alone)."""
+    corpora = sorted({r.question.corpus for r in results})
+    return [SECTION, "",
+            f"`bench_agent`: {len(results)} fixed questions on {' and '.join(corpora)} (rich "
+            "14.3.4 `rich/`, rxjs 7.8.2 `src/`), each answered by the codenav calls an agent "
+            "makes from the tool docs (in process, default budget, language servers off) and "
+            "by the grep/sed commands an efficient agent runs; bytes are what the agent reads "
+            "(the compact JSON envelope; grep's stdout), right = the answer's facts equal a "
+            "warm language server's (basedpyright, typescript-language-server).", "",
+            *report(results, measured)]
+
+
+def write_section(path: Path, lines: Sequence[str]) -> None:
+    """Put ``lines`` in REPORT.md in place of the section of the same title (or before the
+    language servers' section, or at the end)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    body = "\n".join(lines) + "\n"
+    start = text.find(SECTION)
+    if start >= 0:
+        end = text.find("\n## ", start + len(SECTION))
+        text = text[:start] + body + ("\n" + text[end + 1:] if end >= 0 else "")
+    else:
+        at = text.find("## Language servers: cold and warm")
+        text = text[:at] + body + "\n" + text[at:] if at >= 0 else text + "\n" + body
+    path.write_text(text, encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", choices=["rich", "rxjs"], action="append",
@@ -917,6 +949,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the language servers (no correctness)")
     parser.add_argument("--show", action="store_true", help="print every call and answer size")
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--report", type=Path,
+                        help="rewrite this section of a REPORT.md (e.g. benchmarks/REPORT.md)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     results, measured = run(args.corpus or ("rich", "rxjs"), not args.no_truth)
@@ -930,6 +964,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{sorted(map(str, r.truth - path.facts))[:6]} extra "
                       f"{sorted(map(str, path.facts - r.truth))[:6]}")
     print("\n".join(report(results, measured)))
+    if args.report:
+        write_section(args.report, section(results, measured))
     print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps([{

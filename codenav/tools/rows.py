@@ -10,10 +10,13 @@ instead of an object (grammar in docs/contract.md, "Rows"):
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
 ``line`` is where the name is; ``endLine`` where the definition ends; ``key:value`` notes say
-how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A ref row's
-column is left out when its code line shows the name once; its kind when it is the answer's
-``refKind``; ``in`` is the enclosing function, method or class (``<module>`` at top level),
-left out when it is the same as the row above's.
+how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A row's
+signature leaves out the declaring keyword and the name the row already shows (``def f(x)``
+→ ``(x)``, ``class C(Base)`` → ``(Base)``; modifiers stay). A ref row's column is left out
+when its code line shows the name once; its kind when it is the answer's ``refKind`` (``call``
+when the answer has none); ``in`` is the enclosing function, method or class (``<module>`` at
+top level), left out when it is the same as the row above's (for a file's first row: when it
+is ``<module>``).
 Each parser here reads back what its formatter writes (the tests hold both to that).
 """
 
