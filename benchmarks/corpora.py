@@ -54,6 +54,7 @@ class Corpus:
 
 CORPORA = {
     "django": Corpus("django", "django==5.2.*", "django"),
+    "rich": Corpus("rich", "rich==14.3.4", "rich"),
     "rxjs": Corpus("rxjs", "rxjs@7.8.2", "package/src", language="typescript", registry="npm",
                    tsconfig={"extends": "./tsconfig.base.json",
                              "compilerOptions": {"noEmit": True, "allowJs": False,

@@ -73,17 +73,27 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lsprotocol import types as T
 
 from codenav.lsp.client import LspClient
 
-__all__ = ["SERVERS", "Position", "ServerSpec", "Timings", "TruthServer", "basedpyright_command",
-           "definitions", "references", "typescript_language_server_command",
-           "write_minimal_tsconfig"]
+__all__ = ["SERVERS", "Position", "ServerSpec", "Symbol", "Timings", "TruthServer",
+           "basedpyright_command", "definitions", "references",
+           "typescript_language_server_command", "write_minimal_tsconfig"]
 
 Position = tuple[str, int, int]  # path relative to ROOT, 1-based line, 1-based UTF-16 column
+
+
+class Symbol(NamedTuple):
+    """A symbol of ``textDocument/documentSymbol``: 1-based lines."""
+
+    name: str  # qualified by its parents: Class.method
+    kind: str  # LSP SymbolKind name: Class, Method, Function, Property …
+    line: int  # of its name
+    start: int  # of its whole range (decorators, doc comments)
+    end: int
 
 _DISCOVERED = re.compile(r"^Found (\d+) source files?\b")
 _NO_SIGNAL_STABLE_ANSWERS = 3
@@ -274,6 +284,43 @@ class TruthServer:
 
     async def definitions(self, position: Position, timeout: float = 60.0) -> list[Position]:
         return await self._timed(self._definitions, position, timeout)
+
+    async def document_symbols(self, rel: str, timeout: float = 60.0) -> list[Symbol]:
+        """Every symbol the server outlines in ``rel``, nested ones after their parent, each
+        with its qualified name (``Class.method``), kind, name line and whole line span."""
+        if not self._warm:
+            raise RuntimeError("call warm() first")
+        result = await self.client.request(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL, T.DocumentSymbolParams(
+            text_document=self._open(rel)), timeout)
+        out: list[Symbol] = []
+
+        def walk(items: Sequence[Any], prefix: str) -> None:
+            for item in items:
+                if isinstance(item, T.SymbolInformation):  # a flat answer: no nesting
+                    start = item.location.range.start
+                    out.append(Symbol(item.name, T.SymbolKind(item.kind).name, start.line + 1,
+                                      start.line + 1, item.location.range.end.line + 1))
+                    continue
+                name = prefix + item.name
+                out.append(Symbol(name, T.SymbolKind(item.kind).name,
+                                  item.selection_range.start.line + 1, item.range.start.line + 1,
+                                  item.range.end.line + 1))
+                walk(item.children or (), name + ".")
+
+        walk(result or (), "")
+        return out
+
+    async def hover(self, position: Position, timeout: float = 60.0) -> str:
+        """The server's hover text at ``position`` (markdown or plain), or ""."""
+        if not self._warm:
+            raise RuntimeError("call warm() first")
+        result = await self.client.request(T.TEXT_DOCUMENT_HOVER, T.HoverParams(
+            text_document=self._open(position[0]), position=_to_lsp(position)), timeout)
+        if result is None:
+            return ""
+        contents = result.contents
+        parts = contents if isinstance(contents, (list, tuple)) else [contents]
+        return "\n".join(p if isinstance(p, str) else p.value for p in parts)
 
     # -- internals --------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks import bench_accuracy, bench_index, bench_tokens, bench_tools
+from benchmarks import bench_accuracy, bench_agent, bench_index, bench_tokens, bench_tools
 from benchmarks.corpora import CORPORA, fetch, source_files
 from benchmarks.lsp_truth import TruthServer
 
@@ -548,6 +548,7 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
               "which function a call is in); file / class: the members; impact: every "
               "reference. grep lines counts every line grep printed, matches in comments, "
               "strings and same-named symbols included.",
+              "", *bench_agent.section(*results["agent"]),
               "", "## Language servers: cold and warm", "",
               "A fresh server is spawned and asked the references of "
               f"{len(results['lsp'][0]['cold']) // max(results['lsp_rounds'], 1)} symbols one "
@@ -647,6 +648,9 @@ def main(argv: list[str] | None = None) -> None:
     per_type = 8 if quick else 40
     answers = bench_tokens.run(root, db, per_type)
     results["tokens"] = {"per_type": per_type, "rows": bench_tokens.show(answers)}
+
+    phase("an agent's questions: codenav vs grep (rich" + (", rxjs)" if with_ts else ")"))
+    results["agent"] = bench_agent.run(("rich", "rxjs") if with_ts else ("rich",))
 
     phase("accuracy: django vs basedpyright")
     results["accuracy"] = [accuracy("django", 40 if quick else 300)]

@@ -58,9 +58,11 @@ hint}}; follow the hint.
 Items are rows of text unless detail:'full' (objects with every field):
   node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] | <code>" — (kind) only \
-when not the answer's refKind; <in> is the enclosing function or class (<module> at top \
-level), left out when the same as the row above
+when not the answer's refKind (call when absent); <in> is the enclosing function or class \
+(<module> at top level), left out when the same as the row above (a file's first row: when \
+<module>)
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
+A row's signature leaves out the keyword and name the row shows: "(self, x) -> int".
 Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
 1-based UTF-16; paths are relative to the root.
 Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \

@@ -249,9 +249,10 @@ def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
 
 
 def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
-           notes: dict[str, Any] | None = None) -> Any:
-    """A node in a list: its row (``detail`` compact) or its summary object (full), with
-    ``notes`` (``level``, ``in`` …) and a stale mark."""
+           notes: dict[str, Any] | None = None, signature: bool = True) -> Any:
+    """A node in a list: its row (``detail`` compact; without its signature unless
+    ``signature``) or its summary object (full), with ``notes`` (``level``, ``in`` …) and a
+    stale mark."""
     stale = fresh is not None and node.path in fresh.stale
     if detail == "full":
         item = summary(node)
@@ -259,7 +260,8 @@ def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
         if stale:
             item["stale"] = True
         return item
-    return node_row(node, notes={**(notes or {}), **({"stale": "true"} if stale else {})})
+    return node_row(node, signature,
+                    notes={**(notes or {}), **({"stale": "true"} if stale else {})})
 
 
 # Kinds that hold a value rather than code: a use inside one (``x = f()``) is shown as in the
@@ -370,8 +372,9 @@ def _by_symbol(reader: MapReader, symbol: str) -> Located:
     name = text.rsplit(".", 1)[-1]
     matches = reader.nodes_named(name)
     if "." in text:
-        suffix = "." + text
-        matches = [n for n in matches if n.qname == text or ("." + n.qname).endswith(suffix)]
+        matches = [n for n in matches if _qualified_as(n, text)]
+    if any(n.kind != "module" for n in matches):  # a file named like its class: the class
+        matches = [n for n in matches if n.kind != "module"]
     if not matches:
         raise SymbolNotFound(f"no definition named {text!r} in the map",
                              hint="map_search finds near names (camelCase and snake_case "
@@ -380,6 +383,20 @@ def _by_symbol(reader: MapReader, symbol: str) -> Located:
     ranked = exact + [n for n in matches if n not in exact]
     return Located(ranked[0], ranked[0].name, is_definition=True,
                    others=ranked[1:MAX_CANDIDATES], more=max(0, len(ranked) - MAX_CANDIDATES))
+
+
+def _qualified_as(node: Node, text: str) -> bool:
+    """Whether ``text`` names ``node``: its qualified name or a tail of it
+    (``Session.request``), or its module's dotted path and its qualified name, whole or in
+    part either way (``cells.cell_len``, ``rich.cells.cell_len`` for ``cells.py#cell_len``
+    mapped from inside the package)."""
+    if node.qname == text or ("." + node.qname).endswith("." + text):
+        return True
+    module = node.path.rsplit(".", 1)[0].replace("/", ".")
+    for tail in (".__init__", ".index", ".mod"):
+        module = module.removesuffix(tail)
+    full = f"{module}.{node.qname}" if node.qname else module
+    return ("." + full).endswith("." + text) or ("." + text).endswith("." + full)
 
 
 def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int | None,

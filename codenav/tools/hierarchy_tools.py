@@ -346,12 +346,13 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
             types, source = _map_types(reader, _root_node(reader, candidate),
                                        params.direction), "map"
         sources.add(source)
-        symbol = (listed(candidate.node, params.detail, fresh) if candidate.node is not None
-                  else candidate.name)
+        symbol = (listed(candidate.node, params.detail, fresh, signature=False)
+                  if candidate.node is not None else candidate.name)
         sections.append({"symbol": symbol, "types": _type_rows(types, params.detail, fresh)})
     if len(sections) == 1:
-        data: dict[str, Any] = {**sections[0], "direction": params.direction,
-                                "source": sources.pop()}
+        data: dict[str, Any] = {**sections[0], "source": sources.pop()}
+        if params.detail == "full":
+            data["direction"] = params.direction
         data["total"] = len(data["types"])
         data["types"] = data["types"][params.offset:]
         cut = Cut("types", ("types",), "Ask about one of the types by id to go further",
@@ -375,8 +376,10 @@ def _type_rows(types: list[Any], detail: Detail, fresh: Freshness) -> list[Any]:
             node, level = item
             if detail == "full":
                 out.append(listed(node, detail, fresh, {"level": level}))
-            else:
-                out.append(listed(node, detail, fresh, {"level": level} if level > 1 else None))
+            else:  # a first level's signature names the type asked about; a deeper one's,
+                # the type it comes through
+                out.append(listed(node, detail, fresh, {"level": level} if level > 1 else None,
+                                  signature=level > 1))
         elif detail == "full":
             out.append(item)
         else:

@@ -122,7 +122,7 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
         if source == "lsp":
             raise LspUnavailable("language servers are off (--lsp off)",
                                  hint="Restart codenav with --lsp auto, or pass source:'map'.")
-        return _from_map(ws, "language servers are off")
+        return Live(False)  # off by the user's choice: nothing fell back, nothing to say
     timeout = pool.long_deadline if wide else pool.deadline
     state = pool.state(target.code)
     family = pool.family(target.code)

@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
@@ -20,9 +20,11 @@ from codenav.tools.common import (
     FileFilter,
     Freshness,
     Lines,
+    TargetParams,
     anchor,
     hub,
     listed,
+    locate,
     mapped_file,
     parse_node_id,
 )
@@ -317,13 +319,23 @@ async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) ->
 # ------------------------------------------------------------------------- map_node
 
 class NodeParams(ToolParams):
-    id: str = Field(min_length=1, max_length=4096, description="Node id")
-    include: list[Literal["source", "doc", "children"]] | None = Field(
-        default=None, description="Default ['doc','children']; 'source': its text")
+    id: str | None = Field(default=None, min_length=1, max_length=4096,
+                           description="Node id")
+    symbol: str | None = Field(default=None, min_length=1, max_length=500)
+    include: list[Literal["source", "doc", "children", "signatures"]] | None = Field(
+        default=None, description="Default ['doc','children']; 'source': its text; "
+                                  "'signatures': the children's too")
     kinds: list[str] | None = Field(default=None, max_length=20,
                                     description="Only children of these kinds")
     offset: int = OffsetParam()
     detail: Detail = DetailParam()
+
+    @model_validator(mode="after")
+    def _one_target(self) -> NodeParams:
+        if (self.id is None) == (self.symbol is None):
+            raise ValueError("give exactly one of: id; symbol — e.g. {\"symbol\": \"User\"} "
+                             "or {\"id\": \"py:src/app/models.py#User\"}")
+        return self
 
 
 def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
@@ -339,10 +351,27 @@ def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness)
     return node
 
 
+def _node_of_symbol(ws: Workspace, reader: MapReader, symbol: str, fresh: Freshness,
+                    warnings: list[str]) -> Node:
+    """The best definition ``symbol`` names (the others, when it names several, in a
+    warning: their ids pick them)."""
+    located = locate(ws, reader, TargetParams(symbol=symbol), fresh)
+    assert located.node is not None
+    if located.others:
+        others = ", ".join(n.nid for n in located.others[:5])
+        warnings.append(f"{located.matches()} definitions are named {located.name!r}; this is "
+                        f"the best. Others (pass one as id): {others}")
+    if (ws.root / located.node.path).is_file():
+        fresh.refresh([located.node.path])
+    return located.node
+
+
 async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
     fresh = Freshness(ws)
-    node = _node_or_error(ws, reader, params.id, fresh)
+    told: list[str] = []
+    node = (_node_or_error(ws, reader, params.id, fresh) if params.id is not None else
+            _node_of_symbol(ws, reader, params.symbol or "", fresh, told))
     include = set(params.include if params.include is not None else ("doc", "children"))
     incoming, outgoing = reader.degree(node.id)
     parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
@@ -374,15 +403,16 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
         else:
             data["source"] = Lines(ws.root).source(node.path, node.start_byte, node.end_byte)
     data = {k: v for k, v in data.items() if v is not None}
-    if "children" not in include:
-        return Answer(data, warnings=fresh.warnings(),
+    if "children" not in include and "signatures" not in include:
+        return Answer(data, warnings=told + fresh.warnings(),
                       hint="Leave 'source' out of include, or read the file's lines")
     found = entries(reader.children(node.id), node.id, params.kinds)
     data["total"] = len(found)
     answer = outline_answer(
         data, "children", found, offset=params.offset, detail=params.detail,
         page=Page("map_node", params.continuation(), params.offset), fresh=fresh, counts=False,
-        warnings=fresh.warnings(), hint="Pass kinds:['method'] or ask map_node for one child")
+        warnings=told + fresh.warnings(), hint="Pass kinds:['method'] or ask map_node for one "
+                                               "child", signatures="signatures" in include)
     answer.elide = ("source",)
     answer.hint = "Leave 'source' out of include, or read the file's lines"
     return answer
@@ -482,14 +512,37 @@ def _edges(reader: MapReader, node_id: int, direction: str,
         if "contains" in kinds:
             out += [(child.id, "contains", "out", None) for child in reader.children(node_id)]
     if direction in ("in", "both"):
+        importers: set[str] = set()
         for hit in reader.refs_to(node_id):
             edge = _edge(hit.kind)
             if edge in kinds:
                 out.append((hit.scope_id, edge, "in", anchor(hit.path, hit.line, hit.col)))
+            if edge == "imports":
+                importers.add(hit.path)
+        if "imports" in kinds:
+            out += _member_importers(reader, node_id, importers)
         if "contains" in kinds:
             node = reader.node_by_id(node_id)
             if node is not None and node.parent_id is not None:
                 out.append((node.parent_id, "contains", "in", None))
+    return out
+
+
+def _member_importers(reader: MapReader, node_id: int, known: set[str]
+                      ) -> list[tuple[int, str, str, dict[str, Any] | None]]:
+    """A module's importers that name only what it defines (``import { x } from './m'``:
+    the map links the import to ``x``, not to the module): one edge per file not in
+    ``known`` (the files importing the module itself)."""
+    module = reader.node_by_id(node_id)
+    if module is None or module.kind != "module":
+        return []
+    out: list[tuple[int, str, str, dict[str, Any] | None]] = []
+    known = {*known, module.path}
+    for child in reader.children(node_id):
+        for hit in reader.refs_to(child.id):
+            if hit.kind == "import" and hit.path not in known:
+                known.add(hit.path)
+                out.append((hit.scope_id, "imports", "in", anchor(hit.path, hit.line, hit.col)))
     return out
 
 
@@ -526,7 +579,8 @@ MAP_OUTLINE = ToolSpec(
 MAP_NODE = ToolSpec(
     name="map_node",
     description="One definition in detail: whole signature, doc, place, parent, how often it "
-                "is used, its members (kinds filter) and, on request, its source.",
+                "is used, its members by name and line (kinds filter; signatures on request) "
+                "and, on request, its source.",
     params=NodeParams, handler=map_node,
     arguments="`id`, `include?` ⊆ source, doc, children, `kinds?`, `offset?`, `detail?`",
     returns="node with signature, doc, place, parent, in/out degree; `source` (elided last); "

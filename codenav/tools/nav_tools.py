@@ -218,8 +218,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         raise _unresolved(reader, located)
     room = max(12, budget * 4 // _REF_COST)
     refs = _map_refs(reader, node, params, files, params.offset, room)
-    section = _section(ws, reader, listed(node, params.detail, fresh), refs, params.detail,
-                       fresh, budget)
+    section = _section(ws, reader, listed(node, params.detail, fresh, signature=False), refs,
+                       params.detail, fresh, budget)
     data = {**section, "source": "map"}
     cut = _refs_cut(refs, params.offset, Page("nav_references",
                                                 params.continuation(id=node.nid, symbol=None,
@@ -248,7 +248,9 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
         room = max(0, room - refs.count())
         omitted += refs.total - refs.count()
         guessed += refs.guessed
-        sections.append(_section(ws, reader, listed(candidate.node, params.detail, fresh), refs,
+        sections.append(_section(ws, reader,
+                                 listed(candidate.node, params.detail, fresh, signature=False),
+                                 refs,
                                  params.detail, fresh, budget // located.matches()))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
@@ -334,11 +336,12 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
     lines = Lines(ws.root)
     snippets = max(8, budget * 4 // _SNIPPET_COST)
     kinds = Counter(kind for _, page in refs.shown for _, _, kind, _, _ in page)
-    common = kinds.most_common(1)[0][0] if kinds else "call"
+    common = max(kinds, key=lambda k: (kinds[k], k == "call")) if kinds else "call"
     grouped: dict[str, list[Any]] = {}
     for path, page in refs.shown:
         items: list[Any] = []
-        above: str | None = None  # a row's `in` is left out when the row above has it
+        above = MODULE  # a row's `in` is left out when the row above has it (a file's
+        # first row: when it is <module>)
         for line, col, kind, scope_id, name in page:
             code = lines.line(path, line) if snippets > 0 else None
             snippets -= 1
@@ -353,8 +356,10 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
                                      code, name, common))
                 above = scope
         grouped[path] = items
-    out: dict[str, Any] = {"symbol": symbol, "total": refs.total, "files": refs.files}
-    if detail != "full":
+    out: dict[str, Any] = {"symbol": symbol, "total": refs.total}
+    if detail == "full":
+        out["files"] = refs.files
+    elif common != "call":  # rows say their kind when it is not refKind (call by default)
         out["refKind"] = common
     stale = sorted(path for path, _ in refs.shown if path in fresh.stale)
     if stale:  # changed on disk since they were indexed: their lines may have moved
@@ -424,7 +429,7 @@ def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, loca
     refs_page = _Refs(sum(counts.values()), len(counts), shown)
     fresh = Freshness(ws)
     node = located.node
-    symbol = (listed(node, params.detail, fresh) if node is not None else
+    symbol = (listed(node, params.detail, fresh, signature=False) if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
     section = _section(ws, reader, symbol, refs_page, params.detail, fresh, budget)
     if lsp.external:

@@ -52,16 +52,20 @@ def entries(nodes: Sequence[Node], top: int | None, kinds: Sequence[str] | None)
 
 def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset: int,
                    detail: Detail, page: Page, fresh: Freshness, counts: bool,
-                   warnings: list[str], hint: str) -> Answer:
+                   warnings: list[str], hint: str, signatures: bool = True) -> Answer:
     """``data`` with the page of ``found`` starting at ``offset`` under ``key``: rows and
     their cheaper tiers (``counts``: a tier of top-level rows with members counted), or with
-    ``detail`` full, nested objects."""
+    ``detail`` full, nested objects. Without ``signatures``, the rows are names with their
+    lines from the start (a class's members: what they are, not how they are called)."""
     shown = found[offset:]
     if detail == "full":
         data = {**data, key: _nested(shown, fresh)}
         cut = Cut(key, (key,), hint, tree=True)
         return Answer(data, cuts=[cut], warnings=warnings)
     cut = Cut(key, (key,), hint, page=page)
+    if not signatures:
+        rows = [outline_row(e.node, e.depth, False) for e in shown]
+        return Answer({**data, key: rows}, cuts=[cut], warnings=warnings)
     rows = [outline_row(e.node, e.depth, True) for e in shown]
     named = sum(1 for e in shown if e.node.signature)
     tiers = [Tier({**data, key: [_name_row(e) for e in shown]}, "signatures", named,

@@ -10,10 +10,13 @@ instead of an object (grammar in docs/contract.md, "Rows"):
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
 ``line`` is where the name is; ``endLine`` where the definition ends; ``key:value`` notes say
-how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A ref row's
-column is left out when its code line shows the name once; its kind when it is the answer's
-``refKind``; ``in`` is the enclosing function, method or class (``<module>`` at top level),
-left out when it is the same as the row above's.
+how the node relates to the question (``level:2``, ``in:calls``, ``at:244,250``). A row's
+signature leaves out the declaring keyword and the name the row already shows (``def f(x)``
+→ ``(x)``, ``class C(Base)`` → ``(Base)``; modifiers stay). A ref row's column is left out
+when its code line shows the name once; its kind when it is the answer's ``refKind`` (``call``
+when the answer has none); ``in`` is the enclosing function, method or class (``<module>`` at
+top level), left out when it is the same as the row above's (for a file's first row: when it
+is ``<module>``).
 Each parser here reads back what its formatter writes (the tests hold both to that).
 """
 
@@ -31,6 +34,7 @@ __all__ = [
     "Detail",
     "NodeRow",
     "RefRow",
+    "bare_signature",
     "node_row",
     "outline_row",
     "parse_node_row",
@@ -46,16 +50,38 @@ MODULE = "<module>"
 SIGNATURE = 100  # characters of a signature in a compact row
 INDENT = "  "
 
+# Words that declare what a row's kind already says (a modifier or a type stays).
+_KEYWORDS = frozenset({"def", "class", "function", "function*", "interface", "enum", "type",
+                       "struct", "trait", "fn", "func", "namespace", "module", "const", "let",
+                       "var", "val", "union", "record", "object", "impl", "macro_rules!"})
+_HEAD = re.compile(r"(?:[\w$*!]+\s+)*")
 _REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|]\S*))?(?: \| (.*))?$",
                       re.S)
 _NODE_ROW = re.compile(
     r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 
 
-def short_signature(signature: str, limit: int = SIGNATURE) -> str:
-    """One line of a signature, at most ``limit`` characters (``…`` marks a cut)."""
+def short_signature(signature: str, limit: int = SIGNATURE, name: str | None = None) -> str:
+    """One line of a signature, at most ``limit`` characters (``…`` marks a cut); with
+    ``name``, without what the row already says (``bare_signature``)."""
     text = signature.replace("\n", " ")
+    if name is not None:
+        text = bare_signature(text, name)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bare_signature(signature: str, name: str) -> str:
+    """A signature without the declaring keyword and the name a row already shows:
+    ``def f(x) -> int`` → ``(x) -> int``, ``class C(Base)`` → ``(Base)``, ``export async
+    function f<T>(…)`` → ``export async <T>(…)``; modifiers and types before the name stay.
+    A signature whose head is not words then the name is left whole."""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
+    if found is None or not _HEAD.fullmatch(signature[: found.start()]):
+        return signature
+    kept = [word for word in signature[: found.start()].split() if word not in _KEYWORDS]
+    rest = signature[found.end():].lstrip(" :") if signature[found.end():].startswith(
+        (" :", ":")) else signature[found.end():].lstrip()
+    return " ".join([*kept, rest]) if rest else " ".join(kept)
 
 
 def place(path: str, line: int, col: int | None = None) -> str:
@@ -75,7 +101,8 @@ def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None
     for key, value in (notes or {}).items():
         row += f" {key}:{value}"
     if signature and node.signature:
-        row += f" | {short_signature(node.signature)}"
+        bare = short_signature(node.signature, name=node.name)
+        row += f" | {bare}" if bare else ""
     return row
 
 
@@ -86,7 +113,8 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> st
     lines = span(node.name_line, node.end_line) if end else str(node.name_line)
     row = f"{INDENT * depth}{lines} {node.kind} {name}"
     if signature and node.signature:
-        row += f" | {short_signature(node.signature)}"
+        bare = short_signature(node.signature, name=node.name)
+        row += f" | {bare}" if bare else ""
     return row
 
 

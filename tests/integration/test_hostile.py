@@ -213,7 +213,7 @@ def test_deep_nesting_is_bounded_and_marked(tmp_path: Path) -> None:
                                      "--root", root).stdout)
     assert outline["data"]["status"] == "timeout"  # mapped, and marked
     (row,) = outline["data"]["symbols"]
-    assert row.startswith("1 variable c | c = a.b.b.b.b") and row.endswith("…")
+    assert row.startswith("1 variable c | = a.b.b.b.b") and row.endswith("…")
 
 
 def test_byte_order_marks_and_lone_carriage_returns_keep_positions(tmp_path: Path) -> None:

@@ -43,6 +43,9 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("map_node", {"id": "py:src/shop/models.py#Order", "include": ["source"], "tokenBudget": 150}),
     ("map_node", {"id": "py:src/shop/pricing.py"}),
     ("map_node", {"id": "py:src/shop/models.py#Order", "kinds": ["field"], "detail": "full"}),
+    ("map_node", {"symbol": "Order", "kinds": ["method"]}),
+    ("map_node", {"symbol": "Order", "include": ["signatures"]}),
+    ("map_node", {"symbol": "save", "include": []}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Order.save", "direction": "out"}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Base", "direction": "in", "depth": 2}),
     ("map_neighbors", {"id": "py:src/shop/models.py#Order", "edgeKinds": ["contains"]}),
@@ -58,6 +61,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("nav_references", {"symbol": "Order", "tokenBudget": 160}),
     ("nav_references", {"symbol": "Base.save", "detail": "full"}),
     ("nav_references", {"symbol": "save"}),
+    ("nav_references", {"symbol": "shop.pricing.discount"}),
     ("nav_hover", {"symbol": "Order.add"}),
     ("nav_hover", {"symbol": "save"}),
     ("nav_call_hierarchy", {"symbol": "Base.validate", "direction": "incoming", "depth": 2}),
@@ -73,6 +77,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("nav_rename_preview", {"symbol": "Base.save", "newName": "not valid"}),
     ("nav_call_hierarchy", {"symbol": "Base.save"}),
     ("map_node", {"id": "nonsense"}),
+    ("map_node", {"id": "py:src/shop/models.py#Order", "symbol": "Order"}),
     ("map_node", {"id": "py:src/shop/models.py#Nope"}),
     ("map_outline", {"file": "nope.py"}),
     ("map_outline", {"file": "../../etc/passwd"}),
@@ -125,7 +130,7 @@ def test_read_your_writes(shop: Workspace, tmp_path: Path) -> None:
     try:
         path.write_text(original + "\n\ndef farewell():\n    return 'bye'\n")
         after = call(ws, "map_outline", {"file": "src/shop/customers.py"})
-        assert after["data"]["symbols"][-1] == "10-11 function farewell | def farewell()"
+        assert after["data"]["symbols"][-1] == "10-11 function farewell | ()"
         assert "stale" not in after["data"] and after["warnings"] == []
         found = call(ws, "nav_definition", {"symbol": "farewell"})
         assert found["ok"] and parse_node_row(found["data"]["definitions"][0]).line == 10
@@ -171,7 +176,7 @@ def test_a_class_of_a_hundred_methods_is_listed_whole_by_name(tmp_path: Path) ->
     page = call(ws, "map_outline", {"file": "big.py", "offset": 91})
     assert not page["truncated"] and len(page["data"]["symbols"]) == 11
     first = page["data"]["symbols"][0]
-    assert first.startswith("  272-273 method method_90 | def method_90(self, argument_0")
+    assert first.startswith("  272-273 method method_90 | (self, argument_0")
     assert first.endswith("…")  # a row shortens a long signature
 
 
@@ -183,3 +188,29 @@ def test_types_and_diagnostics_page_too(shop: Workspace) -> None:
     assert rest["data"]["types"] == whole["data"]["types"][1:]
     errors = call(shop, "nav_diagnostics", {"file": "scripts/legacy.py", "offset": 1})
     assert errors["data"]["diagnostics"] == [] and errors["data"]["counts"] == {"error": 1}
+
+
+def test_a_module_is_found_through_what_its_importers_name(tmp_path: Path) -> None:
+    """TypeScript links ``import { Subject } from './Subject'`` to the class, not the file:
+    the file's importers are still found, and the class named like its file is the one
+    definition ``Subject`` names."""
+    root = tmp_path / "repo"
+    (root / "lib").mkdir(parents=True)
+    (root / "Subject.ts").write_text("export class Subject {\n  next(): void {}\n}\n"
+                                     "export class Hot extends Subject {}\n")
+    (root / "lib" / "user.ts").write_text("import { Subject } from '../Subject';\n\n"
+                                          "export const s = new Subject();\n")
+    (root / "lib" / "other.ts").write_text("export const x = 1;\n")
+    index_tree(root)
+    ws = Workspace(root)
+    importers = call(ws, "map_neighbors", {"id": "ts:Subject.ts", "edgeKinds": ["imports"],
+                                           "direction": "in"})
+    assert importers["data"]["neighbors"] == ["ts:lib/user.ts module at:1"]
+    types = call(ws, "nav_type_hierarchy", {"symbol": "Subject", "direction": "subtypes"})
+    assert types["warnings"] == [] and types["data"]["symbol"] == "ts:Subject.ts#Subject class 1-3"
+    assert types["data"]["types"] == ["ts:Subject.ts#Hot class 4"]  # its base: Subject
+    node = call(ws, "map_node", {"symbol": "Subject"})
+    assert node["data"]["id"] == "ts:Subject.ts#Subject"
+    assert node["data"]["children"] == ["2 method next"]
+    module = call(ws, "nav_definition", {"symbol": "user"})  # a file is found when only it is
+    assert module["data"]["definitions"][0].startswith("ts:lib/user.ts module")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from codenav.store.read import Node
 from codenav.tools.rows import (
     MODULE,
+    bare_signature,
     node_row,
     outline_row,
     parse_node_row,
@@ -57,12 +59,35 @@ def test_a_reference_row_reads_back(line: int, col: int, kind: str, scope: str,
 
 def test_outline_rows_show_nesting_spans_and_the_name_of_a_second_definition() -> None:
     node = make_node("a.py", "Table.padding~2", "property", 359, 362, "def padding(self, p)")
-    assert outline_row(node, 1, True) == "  359-362 property padding~2 | def padding(self, p)"
+    node = node._replace(name="padding")
+    assert outline_row(node, 1, True) == "  359-362 property padding~2 | (self, p)"
     assert outline_row(node, 1, False, end=False) == "  359 property padding~2"
     long = make_node("a.py", "f", "function", 3, 3, "def f(" + "x, " * 100 + ")")
     row = outline_row(long, 0, True)
-    assert row.startswith("3 function f | def f(x, ") and row.endswith("…")
+    assert row.startswith("3 function f | (x, ") and row.endswith("…")
     assert len(row.split(" | ", 1)[1]) == 100
+
+
+@pytest.mark.parametrize(("signature", "name", "bare"), [
+    ("def end_capture(self) -> str", "end_capture", "(self) -> str"),
+    ("async def fetch(url)", "fetch", "async (url)"),
+    ("class SpinnerColumn(ProgressColumn)", "SpinnerColumn", "(ProgressColumn)"),
+    ("class Console", "Console", ""),
+    ("export function pop<T>(args: T[]): T", "pop", "export <T>(args: T[]): T"),
+    ("protected _throwIfClosed()", "_throwIfClosed", "protected ()"),
+    ("static create: (...args: any[]) => any", "create", "static (...args: any[]) => any"),
+    ("RATE = 0.2", "RATE", "= 0.2"),
+    ("public static int size(int x)", "size", "public static int (int x)"),
+    ("self.cents = cents", "cents", "self.cents = cents"),  # not a declaration's head
+    ("x = make(1)", "make", "x = make(1)"),
+])
+def test_a_row_leaves_out_the_keyword_and_the_name_it_already_shows(
+        signature: str, name: str, bare: str) -> None:
+    assert bare_signature(signature, name) == bare
+    node = make_node("a.py", name, "function", 3, 4, signature)._replace(name=name)
+    row = node_row(node)
+    assert row.endswith(f" | {bare}" if bare else " 3-4")
+    assert parse_node_row(row).signature == (bare or None)
 
 
 def test_a_files_own_node_has_no_lines() -> None:
