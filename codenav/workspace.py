@@ -254,7 +254,7 @@ class Workspace:
         def run() -> None:
             try:
                 report = self.rebuild(progressive=True)
-                log.info("map built: %s", report.summary())
+                log.info("first map built: %s", report.summary())
             except Exception:
                 log.exception("building the map failed")
             if on_done is not None:
