@@ -49,6 +49,11 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# A .venv made before the distribution was renamed codenav-map still holds the old one.
+if .venv/bin/python -m pip show --quiet codenav >/dev/null 2>&1; then
+  .venv/bin/python -m pip uninstall --quiet --yes codenav >/dev/null 2>&1 || true
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+fi
 # typescript-language-server (npm) for the live-answer tests, into codenav's server cache;
 # basedpyright and jedi-language-server come with the test extra.
 .venv/bin/codenav servers install typescript >/dev/null
