@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -86,32 +87,38 @@ def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float
     return first, built
 
 
+def run(corpus: str = "django", repeat: int = 3, query: str = "QuerySet") -> dict[str, Any]:
+    """Rounds of (index, first answer, map built) seconds, printed, and their summary."""
+    source = fetch(CORPORA[corpus])
+    wanted = reference_id(source, query)
+    rows: list[tuple[float, float, float]] = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="codenav-first-") as tmp:
+            baseline = index_seconds(source, Path(tmp))
+            first, built = mcp_seconds(source, Path(tmp), query, wanted)
+        rows.append((baseline, first, built))
+        print(f"  codenav index --full {baseline:.2f} s · codenav mcp: first correct "
+              f"map_search {first:.2f} s, map built {built:.2f} s "
+              f"({built / baseline:.2f}× the index)", flush=True)
+    return {"corpus": corpus, "query": query, "id": wanted, "rounds": rows,
+            "index_s": min(r[0] for r in rows), "first_s": min(r[1] for r in rows),
+            "built_s": min(r[2] for r in rows),
+            "ratio_median": statistics.median(r[2] / r[0] for r in rows)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="django", choices=sorted(CORPORA))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--query", default="QuerySet")
     args = parser.parse_args()
-    source = fetch(CORPORA[args.corpus])
-    wanted = reference_id(source, args.query)
-    rows: list[tuple[float, float, float]] = []
-    for _ in range(args.repeat):
-        with tempfile.TemporaryDirectory(prefix="codenav-first-") as tmp:
-            baseline = index_seconds(source, Path(tmp))
-            first, built = mcp_seconds(source, Path(tmp), args.query, wanted)
-        rows.append((baseline, first, built))
-        print(f"codenav index --full {baseline:.2f} s · codenav mcp: first correct map_search "
-              f"{first:.2f} s, map built {built:.2f} s ({built / baseline:.2f}× the index)",
-              flush=True)
-    baseline = min(r[0] for r in rows)
-    first = min(r[1] for r in rows)
-    built = min(r[2] for r in rows)
-    print(f"\ncorpus {args.corpus}, query {args.query!r} -> {wanted}; best of {args.repeat}:")
-    print(f"  codenav index --full (baseline)         {baseline:6.2f} s")
-    print(f"  codenav mcp, first correct map_search   {first:6.2f} s after spawn")
-    print(f"  codenav mcp, whole map built            {built:6.2f} s "
-          f"({built / baseline:.2f}× the index; median ratio "
-          f"{statistics.median(r[2] / r[0] for r in rows):.2f})")
+    out = run(args.corpus, args.repeat, args.query)
+    print(f"\ncorpus {args.corpus}, query {args.query!r} -> {out['id']}; best of {args.repeat}:")
+    print(f"  codenav index --full (baseline)         {out['index_s']:6.2f} s")
+    print(f"  codenav mcp, first correct map_search   {out['first_s']:6.2f} s after spawn")
+    print(f"  codenav mcp, whole map built            {out['built_s']:6.2f} s "
+          f"({out['built_s'] / out['index_s']:.2f}× the index; median ratio "
+          f"{out['ratio_median']:.2f})")
 
 
 if __name__ == "__main__":

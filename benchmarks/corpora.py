@@ -9,6 +9,9 @@ Nothing is committed: each corpus is fetched into ``$CODENAV_BENCH_CACHE`` (defa
   ``NAME-VERSION/`` (npm tarballs hold a ``package/`` folder). Only packages that ship their
   ``.ts`` sources qualify (most ship compiled ``.js`` with ``.d.ts``).
 
+- CPython's ``Lib/``: Debian's packages of it (``apt-get download``, unpacked with
+  ``dpkg-deb -x``), since no Python registry ships the standard library as source.
+
 **rxjs 7.8.2** (``src/``: 251 ``.ts`` files, 21k lines, no ``.d.ts``, no tests — its specs
 are not published) is the TypeScript corpus. Its ``src/`` has no ``tsconfig.json`` of its
 own (only ``tsconfig.base.json``, ``tsconfig.esm.json`` …), so one is written there that
@@ -44,7 +47,7 @@ class Corpus:
     requirement: str  # pip requirement of the sdist, or npm NAME@VERSION
     subdir: str  # the folder inside the archive that is benchmarked
     language: str = "python"
-    registry: str = "pypi"  # "pypi" or "npm"
+    registry: str = "pypi"  # "pypi", "npm" or "debian" (requirement: packages, spaces between)
     tsconfig: dict[str, Any] | None = None  # written as subdir/tsconfig.json if missing
 
     @property
@@ -54,6 +57,11 @@ class Corpus:
 
 CORPORA = {
     "django": Corpus("django", "django==5.2.*", "django"),
+    # CPython 3.11's Lib/ as Debian bookworm packages it: the core, the rest of the standard
+    # library, its test suite, lib2to3 and tkinter (~1,600 .py files)
+    "cpython": Corpus("cpython", "libpython3.11-minimal libpython3.11-stdlib "
+                      "libpython3.11-testsuite python3-lib2to3 python3-tk",
+                      "usr/lib/python3.11", registry="debian"),
     "rich": Corpus("rich", "rich==14.3.4", "rich"),
     "rxjs": Corpus("rxjs", "rxjs@7.8.2", "package/src", language="typescript", registry="npm",
                    tsconfig={"extends": "./tsconfig.base.json",
@@ -69,7 +77,8 @@ def cache_dir() -> Path:
 
 def fetch(corpus: Corpus) -> Path:
     """The benchmarked folder of ``corpus``, downloading and unpacking it once."""
-    root = _fetch_npm(corpus) if corpus.registry == "npm" else _fetch_pypi(corpus)
+    fetchers = {"npm": _fetch_npm, "debian": _fetch_debian}
+    root = fetchers.get(corpus.registry, _fetch_pypi)(corpus)
     if corpus.tsconfig is not None and not (root / "tsconfig.json").exists():
         (root / "tsconfig.json").write_text(json.dumps(corpus.tsconfig, indent=2) + "\n",
                                             encoding="utf-8")
@@ -112,6 +121,23 @@ def _fetch_npm(corpus: Corpus) -> Path:
         with tarfile.open(archive) as tar:
             tar.extractall(partial, filter="data")
         partial.rename(unpacked)
+    return unpacked / corpus.subdir
+
+
+def _fetch_debian(corpus: Corpus) -> Path:
+    """``apt-get download`` of the packages, each unpacked into ``NAME/`` (Debian only)."""
+    unpacked = cache_dir() / corpus.name
+    if not unpacked.is_dir():
+        partial = cache_dir() / f".{corpus.name}.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        (partial / "debs").mkdir(parents=True)
+        subprocess.run(["apt-get", "download", *corpus.requirement.split()],
+                       cwd=partial / "debs", check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        for deb in sorted((partial / "debs").glob("*.deb")):
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(partial / "tree")], check=True)
+        (partial / "tree").rename(unpacked)
+        shutil.rmtree(partial)
     return unpacked / corpus.subdir
 
 
