@@ -51,8 +51,9 @@ def compute_hubs(conn: sqlite3.Connection) -> int:
         return 0
     ids, names, parents = zip(*rows, strict=False)
     order = np.array(ids, dtype=np.int64)
-    spread = dict(conn.execute("SELECT name, count(DISTINCT file_id) FROM nodes GROUP BY name"))
-    name_weight = np.array([_name_weight(name, spread.get(name, 1)) for name in names])
+    spread = conn.execute("SELECT name, count(DISTINCT file_id) FROM nodes GROUP BY name")
+    weight_of = {name: _name_weight(name, files) for name, files in spread}  # once a name
+    name_weight = np.array([weight_of.get(name, 1.0) for name in names])
 
     kind_weight = " ".join(f"WHEN '{kind}' THEN {weight}" for kind, weight in
                            _KIND_WEIGHT.items())
