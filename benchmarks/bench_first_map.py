@@ -7,8 +7,9 @@ Each round copies the corpus to a fresh folder (no ``.codenav``), spawns ``coden
 it through the MCP SDK's own client (stdio, language servers on as by default, watcher on)
 and, from the spawn, asks ``map_search`` for ``--query`` every 20 ms until an answer holds
 the definition the finished map holds (its id, taken from a reference map built first),
-then ``map_status`` every 100 ms until the map is built. The baseline is ``codenav index --full`` of a
-copy of the same tree, timed in the same round. Best of ``--repeat`` rounds for each figure.
+then ``map_status`` every 100 ms until the map is built. The baseline is ``codenav index
+--full`` of a copy of the same tree, timed in the same round. Best of ``--repeat`` rounds
+for each figure.
 """
 
 from __future__ import annotations
