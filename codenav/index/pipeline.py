@@ -55,7 +55,8 @@ _BINARY_PROBE = 8192
 _IN_PROCESS_BELOW = 48  # fewer files than this are parsed without starting workers
 _PUBLISH_EVERY_S = 0.25  # a first build published as it grows: commits this often
 # indexes a map still being built keeps, for the tools that answer from it meanwhile
-_SEARCHED_INDEXES = ("nodes_", "words_")
+# (search by name and word, outlines, members); the rest are built once at the end
+_SEARCHED_INDEXES = ("nodes_name", "nodes_lname", "nodes_file", "nodes_parent", "words_word")
 _POOL_ATTEMPTS = 3  # pools started for one run's files when workers get killed
 log = logging.getLogger("codenav.index")
 FAILED_STATUSES = frozenset({"unreadable", "timeout"})  # reported as failures, not just skips

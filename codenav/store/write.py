@@ -161,8 +161,8 @@ class MapWriter:
 
     @contextmanager
     def bulk(self, keep: tuple[str, ...] = ()) -> Iterator[None]:
-        """Drop the secondary indexes (but those named with a prefix in ``keep``) for a
-        large batch of inserts; rebuild them after.
+        """Drop the secondary indexes (but those whose names start with one in ``keep``) for
+        a large batch of inserts; rebuild them after.
 
         Building an index once over sorted keys is several times cheaper than maintaining it
         row by row. Inside the caller's transaction, so readers never see the map without them
