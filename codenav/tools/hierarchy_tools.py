@@ -17,7 +17,7 @@ from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import Freshness, Located, anchor, hub, listed
 from codenav.tools.live import PoolCall, Target, ask_at, from_range
 from codenav.tools.nav_tools import NavParams, more_warning, resolved
-from codenav.tools.rows import Detail, place
+from codenav.tools.rows import Detail, place, related_row
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -348,7 +348,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, fresh, signature=False)
                   if candidate.node is not None else candidate.name)
-        sections.append({"symbol": symbol, "types": _type_rows(types, params.detail, fresh)})
+        sections.append({"symbol": symbol,
+                         "types": _type_rows(types, params.detail, fresh, candidate.node)})
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
         if params.detail == "full":
@@ -367,25 +368,44 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
     return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
 
 
-def _type_rows(types: list[Any], detail: Detail, fresh: Freshness) -> list[Any]:
-    """Types as shown: the map's (node, level) pairs and a server's items, as rows with
-    ``level:`` beyond the first (compact) or objects (full)."""
+def _type_rows(types: list[Any], detail: Detail, fresh: Freshness,
+               symbol: Node | None) -> list[Any]:
+    """Types as shown: objects (``detail`` full), else related rows (rows.py: no language
+    and no kind where they are ``symbol``'s, only the line of the name) with ``level:``
+    beyond the first level."""
     out: list[Any] = []
     for item in types:
         if isinstance(item, tuple):
             node, level = item
             if detail == "full":
                 out.append(listed(node, detail, fresh, {"level": level}))
-            else:  # a first level's signature names the type asked about; a deeper one's,
-                # the type it comes through
-                out.append(listed(node, detail, fresh, {"level": level} if level > 1 else None,
-                                  signature=level > 1))
+                continue
+            notes: dict[str, object] = {"level": level} if level > 1 else {}
+            if node.path in fresh.stale:
+                notes["stale"] = "true"
+            # A first level's signature names the type asked about; a deeper one's, the
+            # type it comes through.
+            out.append(related_row(node, symbol, level > 1, notes))
         elif detail == "full":
             out.append(item)
         else:
-            level = item.get("level", 1)
-            out.append(_item_row(item) + (f" level:{level}" if level > 1 else ""))
+            out.append(_lsp_type_row(item, symbol))
     return out
+
+
+def _lsp_type_row(item: dict[str, Any], symbol: Node | None) -> str:
+    """A language server's type as a related row where the map has it, else as its place,
+    kind and name (``(external)`` outside the root)."""
+    level = item.get("level", 1)
+    notes = f" level:{level}" if level > 1 else ""
+    if "id" not in item:
+        return _item_row(item) + notes
+    nid, kind = item["id"], item["kind"]
+    lang, _, rest = nid.partition(":")
+    if symbol is not None and lang == symbol.lang and ":" not in rest.split("#", 1)[0]:
+        nid = rest
+    shown = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
+    return f"{shown} {item['anchor']['line']}{notes}"
 
 
 NAV_CALL_HIERARCHY = ToolSpec(
