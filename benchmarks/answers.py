@@ -42,7 +42,8 @@ def _walk(value: Any, file: str | None, ids: set[str], positions: set[Position])
         for key, item in value.items():
             if key == "references" and isinstance(item, dict):
                 _references(item, ids, positions)
-            elif key == "types" and isinstance(value.get("symbol"), str) and _rows(item):
+            elif key in ("types", "calls") and isinstance(value.get("symbol"), str) and \
+                    isinstance(item, list):
                 _related(item, value["symbol"], ids, positions)
             elif key not in ("symbols", "children") or not _rows(item):
                 _walk(item, here, ids, positions)
@@ -66,9 +67,15 @@ def _node(row: str, ids: set[str], positions: set[Position]) -> None:
     positions.add((rest.split("#", 1)[0], parsed.line))
 
 
-def _related(rows: list[str], symbol: str, ids: set[str], positions: set[Position]) -> None:
-    """Related rows (a type hierarchy's types), made whole from the answer's symbol row."""
+def _related(rows: list[Any], symbol: str, ids: set[str], positions: set[Position]) -> None:
+    """Related rows (a hierarchy's types and calls, ``{"call": row, "children": […]}`` for
+    a call with calls of its own), made whole from the answer's symbol row."""
     for row in rows:
+        if isinstance(row, dict):
+            _related([row.get("call"), *(row.get("children") or [])], symbol, ids, positions)
+            continue
+        if not isinstance(row, str):
+            continue
         try:
             parsed = parse_related_row(row, symbol)
         except ValueError:  # a type the map does not have: its place, kind and name

@@ -282,7 +282,9 @@ def codenav_facts(question: Question, envelopes: list[dict[str, Any]], path: Pat
         _, positions = envelope_facts(envelope)
         path.facts = positions
     elif kind == "callers":
-        path.facts = {_caller_of_id(row.split(" ", 1)[0]) for row in _call_rows(data)}
+        symbol = data.get("symbol")
+        path.facts = {_caller_of_id(parse_related_row(row, symbol).id)
+                      for row in _call_rows(data)}
     elif kind == "subclasses":
         symbol = data.get("symbol")
         path.facts = {_short(parse_related_row(row, symbol).id)

@@ -17,7 +17,7 @@ from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import Freshness, Located, anchor, hub, listed
 from codenav.tools.live import PoolCall, Target, ask_at, from_range
 from codenav.tools.nav_tools import NavParams, more_warning, resolved
-from codenav.tools.rows import Detail, place, related_row
+from codenav.tools.rows import Detail, place, related_head, related_row
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -180,7 +180,8 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, fresh) if candidate.node is not None
                   else candidate.name)
-        sections.append({"symbol": symbol, "calls": _rendered(calls, params.detail)})
+        sections.append({"symbol": symbol,
+                         "calls": _rendered(calls, params.detail, candidate.node)})
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
@@ -218,32 +219,34 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
     return calls, "map", notes
 
 
-def _rendered(calls: list[dict[str, Any]], detail: Detail) -> list[Any]:
-    """Call items as rows (``detail`` compact): ``<id> <kind> <line>`` with ``at:`` the lines
-    of the call sites (in the caller for incoming calls, in the callee's caller — the symbol
-    asked about — for outgoing ones) and ``sites:`` their number when more are not listed;
-    an item with callers or callees of its own is ``{"call": row, "children": [...]}``."""
+def _rendered(calls: list[dict[str, Any]], detail: Detail, symbol: Node | None) -> list[Any]:
+    """Call items as rows (``detail`` compact): related rows (no language and no kind where
+    they are ``symbol``'s) with ``at:`` the lines of the call sites (in the caller for
+    incoming calls, in the callee's caller — the symbol asked about — for outgoing ones)
+    and ``sites:`` their number when more are not listed; an item with callers or callees
+    of its own is ``{"call": row, "children": [...]}``."""
     if detail == "full":
         return calls
     out: list[Any] = []
     for item in calls:
-        row = _item_row(item)
+        row = _item_row(item, symbol)
         sites = item.get("callSites") or []
         if sites:
             row += " at:" + ",".join(str(site["line"]) for site in sites)
         if item.get("moreCallSites"):
             row += f" sites:{len(sites) + item['moreCallSites']}"
         children = item.get("children")
-        out.append({"call": row, "children": _rendered(children, detail)} if children else row)
+        out.append({"call": row, "children": _rendered(children, detail, symbol)}
+                   if children else row)
     return out
 
 
-def _item_row(item: dict[str, Any]) -> str:
-    """A hierarchy item as a row: its node row's head when the map has it, else its place,
-    kind and name."""
+def _item_row(item: dict[str, Any], symbol: Node | None) -> str:
+    """A hierarchy item as a row: a related row's head where the map has it, else its
+    place, kind and name (``(external)`` outside the root)."""
     at = item["anchor"]
     if "id" in item:
-        return f"{item['id']} {item['kind']} {at['line']}"
+        return related_head(item["id"], item["kind"], at["line"], symbol)
     row = f"{place(at['file'], at['line'], at['col'])} {item['kind']} {item.get('name', '')}"
     return row + (" (external)" if item.get("external") else "")
 
@@ -397,15 +400,7 @@ def _lsp_type_row(item: dict[str, Any], symbol: Node | None) -> str:
     """A language server's type as a related row where the map has it, else as its place,
     kind and name (``(external)`` outside the root)."""
     level = item.get("level", 1)
-    notes = f" level:{level}" if level > 1 else ""
-    if "id" not in item:
-        return _item_row(item) + notes
-    nid, kind = item["id"], item["kind"]
-    lang, _, rest = nid.partition(":")
-    if symbol is not None and lang == symbol.lang and ":" not in rest.split("#", 1)[0]:
-        nid = rest
-    shown = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
-    return f"{shown} {item['anchor']['line']}{notes}"
+    return _item_row(item, symbol) + (f" level:{level}" if level > 1 else "")
 
 
 NAV_CALL_HIERARCHY = ToolSpec(

@@ -7,7 +7,7 @@ instead of an object (grammar in docs/contract.md, "Rows"):
   node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]`` (a file's
                own node, kind ``module``, has no lines)
   related row  ``<id>[ <kind>] <line>[ <key>:<value>…][ | <signature>]``: a node in a list
-               about the answer's ``symbol`` (a type hierarchy's types), without what the
+               about the answer's ``symbol`` (a hierarchy's types and calls), without what the
                symbol row says — its id leaves out ``<lang>:`` when it is the symbol's
                language (and its path has no colon), its kind is left out when it is the
                symbol's — and with only the line of its name
@@ -47,6 +47,7 @@ __all__ = [
     "parse_related_row",
     "place",
     "ref_row",
+    "related_head",
     "related_row",
     "short_signature",
     "span",
@@ -122,16 +123,22 @@ def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None
     return row
 
 
+def related_head(nid: str, kind: str, line: int, symbol: Node | None) -> str:
+    """``<id>[ <kind>] <line>`` of a related row: the id without ``<lang>:`` and no kind
+    where they are ``symbol``'s (a path with a colon keeps its language)."""
+    lang, _, rest = nid.partition(":")
+    if symbol is not None and lang == symbol.lang and ":" not in rest.split("#", 1)[0]:
+        nid = rest
+    head = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
+    return f"{head} {line}"
+
+
 def related_row(node: Node, symbol: Node | None, signature: bool = True,
                 notes: dict[str, object] | None = None) -> str:
     """A node in a list about ``symbol`` (the answer's): ``<id>[ <kind>] <line>``, its notes
     and `` | <signature>``, the id without ``<lang>:`` and no kind where they are
     ``symbol``'s; only the line of its name."""
-    nid = node.nid
-    if symbol is not None and node.lang == symbol.lang and ":" not in node.path:
-        nid = nid.split(":", 1)[1]
-    row = nid if symbol is not None and node.kind == symbol.kind else f"{nid} {node.kind}"
-    row += f" {node.name_line}"
+    row = related_head(node.nid, node.kind, node.name_line, symbol)
     for key, value in (notes or {}).items():
         row += f" {key}:{value}"
     if signature and node.signature:
