@@ -2,15 +2,16 @@
 read the way docs/contract.md says rows are written (compact) or from objects (full).
 
 The benchmarks count a fact as found when it is here: an id named by a node row or an
-object, a reference row's line in its file's group, an outline or children row (its id
-rebuilt from the file, the nesting and the name).
+object, a related row (its id made whole from the answer's symbol row), a reference row's
+line in its file's group, an outline or children row (its id rebuilt from the file, the
+nesting and the name).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from codenav.tools.rows import parse_node_row, parse_ref_row
+from codenav.tools.rows import parse_node_row, parse_ref_row, parse_related_row
 
 __all__ = ["facts"]
 
@@ -41,6 +42,9 @@ def _walk(value: Any, file: str | None, ids: set[str], positions: set[Position])
         for key, item in value.items():
             if key == "references" and isinstance(item, dict):
                 _references(item, ids, positions)
+            elif key in ("types", "calls") and isinstance(value.get("symbol"), str) and \
+                    isinstance(item, list):
+                _related(item, value["symbol"], ids, positions)
             elif key not in ("symbols", "children") or not _rows(item):
                 _walk(item, here, ids, positions)
     elif isinstance(value, list):
@@ -61,6 +65,23 @@ def _node(row: str, ids: set[str], positions: set[Position]) -> None:
     ids.add(parsed.id)
     _, _, rest = parsed.id.partition(":")
     positions.add((rest.split("#", 1)[0], parsed.line))
+
+
+def _related(rows: list[Any], symbol: str, ids: set[str], positions: set[Position]) -> None:
+    """Related rows (a hierarchy's types and calls, ``{"call": row, "children": […]}`` for
+    a call with calls of its own), made whole from the answer's symbol row."""
+    for row in rows:
+        if isinstance(row, dict):
+            _related([row.get("call"), *(row.get("children") or [])], symbol, ids, positions)
+            continue
+        if not isinstance(row, str):
+            continue
+        try:
+            parsed = parse_related_row(row, symbol)
+        except ValueError:  # a type the map does not have: its place, kind and name
+            continue
+        ids.add(parsed.id)
+        positions.add((parsed.id.split(":", 1)[1].split("#", 1)[0], parsed.line))
 
 
 def _references(groups: dict[str, Any], ids: set[str], positions: set[Position]) -> None:

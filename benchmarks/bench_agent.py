@@ -64,7 +64,7 @@ from benchmarks.lsp_truth import Symbol, TruthServer
 from codenav.envelope import to_json
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
-from codenav.tools.rows import parse_node_row
+from codenav.tools.rows import parse_node_row, parse_related_row
 from codenav.workspace import Workspace
 
 __all__ = ["QUESTIONS", "Question", "Result", "bars", "run", "section", "write_section"]
@@ -282,10 +282,13 @@ def codenav_facts(question: Question, envelopes: list[dict[str, Any]], path: Pat
         _, positions = envelope_facts(envelope)
         path.facts = positions
     elif kind == "callers":
-        path.facts = {_caller_of_id(row.split(" ", 1)[0]) for row in _call_rows(data)}
+        symbol = data.get("symbol")
+        path.facts = {_caller_of_id(parse_related_row(row, symbol).id)
+                      for row in _call_rows(data)}
     elif kind == "subclasses":
-        path.facts = {_short(parse_node_row(row).id) for row in data.get("types", [])
-                      if isinstance(row, str)}
+        symbol = data.get("symbol")
+        path.facts = {_short(parse_related_row(row, symbol).id)
+                      for row in data.get("types", []) if isinstance(row, str)}
     elif kind == "members":
         path.facts = {_outline_name(row) for row in data.get("children", [])
                       if isinstance(row, str)}

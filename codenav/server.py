@@ -60,9 +60,13 @@ Items are rows of text unless detail:'full' (objects with every field):
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] | <code>" — (kind) only \
 when not the answer's refKind (call when absent); <in> is the enclosing function or class \
 (<module> at top level), left out when the same as the row above (a file's first row: when \
-<module>)
+<module>); an import of the symbol under its own name has no code
+  types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
+the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
+| (Base)"
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
-A row's signature leaves out the keyword and name the row shows: "(self, x) -> int".
+A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
+arrow function's, "= (x) =>": "(x)").
 Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
 1-based UTF-16; paths are relative to the root.
 Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \

@@ -17,7 +17,7 @@ from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import Freshness, Located, anchor, hub, listed
 from codenav.tools.live import PoolCall, Target, ask_at, from_range
 from codenav.tools.nav_tools import NavParams, more_warning, resolved
-from codenav.tools.rows import Detail, place
+from codenav.tools.rows import Detail, place, related_head, related_row
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -180,7 +180,8 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, fresh) if candidate.node is not None
                   else candidate.name)
-        sections.append({"symbol": symbol, "calls": _rendered(calls, params.detail)})
+        sections.append({"symbol": symbol,
+                         "calls": _rendered(calls, params.detail, candidate.node)})
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
@@ -218,32 +219,34 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
     return calls, "map", notes
 
 
-def _rendered(calls: list[dict[str, Any]], detail: Detail) -> list[Any]:
-    """Call items as rows (``detail`` compact): ``<id> <kind> <line>`` with ``at:`` the lines
-    of the call sites (in the caller for incoming calls, in the callee's caller — the symbol
-    asked about — for outgoing ones) and ``sites:`` their number when more are not listed;
-    an item with callers or callees of its own is ``{"call": row, "children": [...]}``."""
+def _rendered(calls: list[dict[str, Any]], detail: Detail, symbol: Node | None) -> list[Any]:
+    """Call items as rows (``detail`` compact): related rows (no language and no kind where
+    they are ``symbol``'s) with ``at:`` the lines of the call sites (in the caller for
+    incoming calls, in the callee's caller — the symbol asked about — for outgoing ones)
+    and ``sites:`` their number when more are not listed; an item with callers or callees
+    of its own is ``{"call": row, "children": [...]}``."""
     if detail == "full":
         return calls
     out: list[Any] = []
     for item in calls:
-        row = _item_row(item)
+        row = _item_row(item, symbol)
         sites = item.get("callSites") or []
         if sites:
             row += " at:" + ",".join(str(site["line"]) for site in sites)
         if item.get("moreCallSites"):
             row += f" sites:{len(sites) + item['moreCallSites']}"
         children = item.get("children")
-        out.append({"call": row, "children": _rendered(children, detail)} if children else row)
+        out.append({"call": row, "children": _rendered(children, detail, symbol)}
+                   if children else row)
     return out
 
 
-def _item_row(item: dict[str, Any]) -> str:
-    """A hierarchy item as a row: its node row's head when the map has it, else its place,
-    kind and name."""
+def _item_row(item: dict[str, Any], symbol: Node | None) -> str:
+    """A hierarchy item as a row: a related row's head where the map has it, else its
+    place, kind and name (``(external)`` outside the root)."""
     at = item["anchor"]
     if "id" in item:
-        return f"{item['id']} {item['kind']} {at['line']}"
+        return related_head(item["id"], item["kind"], at["line"], symbol)
     row = f"{place(at['file'], at['line'], at['col'])} {item['kind']} {item.get('name', '')}"
     return row + (" (external)" if item.get("external") else "")
 
@@ -348,7 +351,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, fresh, signature=False)
                   if candidate.node is not None else candidate.name)
-        sections.append({"symbol": symbol, "types": _type_rows(types, params.detail, fresh)})
+        sections.append({"symbol": symbol,
+                         "types": _type_rows(types, params.detail, fresh, candidate.node)})
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
         if params.detail == "full":
@@ -367,25 +371,36 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
     return Answer(data, cuts=[cut], warnings=warnings + fresh.warnings())
 
 
-def _type_rows(types: list[Any], detail: Detail, fresh: Freshness) -> list[Any]:
-    """Types as shown: the map's (node, level) pairs and a server's items, as rows with
-    ``level:`` beyond the first (compact) or objects (full)."""
+def _type_rows(types: list[Any], detail: Detail, fresh: Freshness,
+               symbol: Node | None) -> list[Any]:
+    """Types as shown: objects (``detail`` full), else related rows (rows.py: no language
+    and no kind where they are ``symbol``'s, only the line of the name) with ``level:``
+    beyond the first level."""
     out: list[Any] = []
     for item in types:
         if isinstance(item, tuple):
             node, level = item
             if detail == "full":
                 out.append(listed(node, detail, fresh, {"level": level}))
-            else:  # a first level's signature names the type asked about; a deeper one's,
-                # the type it comes through
-                out.append(listed(node, detail, fresh, {"level": level} if level > 1 else None,
-                                  signature=level > 1))
+                continue
+            notes: dict[str, object] = {"level": level} if level > 1 else {}
+            if node.path in fresh.stale:
+                notes["stale"] = "true"
+            # A first level's signature names the type asked about; a deeper one's, the
+            # type it comes through.
+            out.append(related_row(node, symbol, level > 1, notes))
         elif detail == "full":
             out.append(item)
         else:
-            level = item.get("level", 1)
-            out.append(_item_row(item) + (f" level:{level}" if level > 1 else ""))
+            out.append(_lsp_type_row(item, symbol))
     return out
+
+
+def _lsp_type_row(item: dict[str, Any], symbol: Node | None) -> str:
+    """A language server's type as a related row where the map has it, else as its place,
+    kind and name (``(external)`` outside the root)."""
+    level = item.get("level", 1)
+    return _item_row(item, symbol) + (f" level:{level}" if level > 1 else "")
 
 
 NAV_CALL_HIERARCHY = ToolSpec(

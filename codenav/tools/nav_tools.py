@@ -219,7 +219,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     room = max(12, budget * 4 // _REF_COST)
     refs = _map_refs(reader, node, params, files, params.offset, room)
     section = _section(ws, reader, listed(node, params.detail, fresh, signature=False), refs,
-                       params.detail, fresh, budget)
+                       params.detail, fresh, budget, node.name)
     data = {**section, "source": "map"}
     cut = _refs_cut(refs, params.offset, Page("nav_references",
                                                 params.continuation(id=node.nid, symbol=None,
@@ -250,8 +250,8 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
         guessed += refs.guessed
         sections.append(_section(ws, reader,
                                  listed(candidate.node, params.detail, fresh, signature=False),
-                                 refs,
-                                 params.detail, fresh, budget // located.matches()))
+                                 refs, params.detail, fresh, budget // located.matches(),
+                                 candidate.node.name))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
     cut = Cut("references", ("results", EVERY, "references", EVERY),
@@ -328,8 +328,10 @@ def _page(counts: Mapping[str, int], offset: int, room: int) -> list[tuple[str, 
 
 
 def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail: Detail,
-             fresh: Freshness, budget: int) -> dict[str, Any]:
-    """One symbol's references as shown: rows per file (objects with ``detail`` full)."""
+             fresh: Freshness, budget: int, name: str) -> dict[str, Any]:
+    """One symbol's references as shown: rows per file (objects with ``detail`` full). A
+    row of an import of ``name`` (the symbol's) under its own name has no code: the line
+    says no more than its kind and place do."""
     scopes = scope_names(reader, {scope for _, page in refs.shown for _, _, _, scope, _ in page
                                   if scope is not None})
     fresh.check({path for path, _ in refs.shown})
@@ -342,9 +344,12 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
         items: list[Any] = []
         above = MODULE  # a row's `in` is left out when the row above has it (a file's
         # first row: when it is <module>)
-        for line, col, kind, scope_id, name in page:
+        for line, col, kind, scope_id, used in page:
             code = lines.line(path, line) if snippets > 0 else None
-            snippets -= 1
+            if code is not None and detail != "full" and kind == "import" and used == name \
+                    and not _renames(code, name):
+                code = None
+            snippets -= code is not None
             scope = scopes.get(scope_id, MODULE) if scope_id is not None else MODULE
             if detail == "full":
                 item: dict[str, Any] = {"line": line, "col": col, "kind": kind, "in": scope}
@@ -353,7 +358,7 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
                 items.append(item)
             else:
                 items.append(ref_row(line, col, kind, scope if scope != above else None,
-                                     code, name, common))
+                                     code, used, common))
                 above = scope
         grouped[path] = items
     out: dict[str, Any] = {"symbol": symbol, "total": refs.total}
@@ -366,6 +371,11 @@ def _section(ws: Workspace, reader: MapReader, symbol: Any, refs: _Refs, detail:
         out["staleFiles"] = stale
     out["references"] = grouped
     return out
+
+
+def _renames(code: str, name: str) -> bool:
+    """Whether an import line binds ``name`` under another name (``name as other``)."""
+    return re.search(rf"(?<![\w$]){re.escape(name)}\s+as\s", code) is not None
 
 
 def _refs_cut(refs: _Refs, offset: int, page: Page | None, path: tuple[str, ...]) -> Cut:
@@ -431,7 +441,8 @@ def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, loca
     node = located.node
     symbol = (listed(node, params.detail, fresh, signature=False) if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
-    section = _section(ws, reader, symbol, refs_page, params.detail, fresh, budget)
+    section = _section(ws, reader, symbol, refs_page, params.detail, fresh, budget,
+                       node.name if node is not None else located.name)
     if lsp.external:
         warnings.append(f"{lsp.external} reference(s) outside the root are not listed")
     target: dict[str, Any] = {"symbol": None, "id": None, "file": None, "line": None,

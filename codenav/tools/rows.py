@@ -6,6 +6,11 @@ instead of an object (grammar in docs/contract.md, "Rows"):
   place        ``path:line[:col]``
   node row     ``<id> <kind> <line>[-<endLine>][ <key>:<value>…][ | <signature>]`` (a file's
                own node, kind ``module``, has no lines)
+  related row  ``<id>[ <kind>] <line>[ <key>:<value>…][ | <signature>]``: a node in a list
+               about the answer's ``symbol`` (a hierarchy's types and calls), without what the
+               symbol row says — its id leaves out ``<lang>:`` when it is the symbol's
+               language (and its path has no colon), its kind is left out when it is the
+               symbol's — and with only the line of its name
   ref row      ``<line>[:<col>][ (<kind>)][ <in>][ | <code>]``
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
@@ -39,8 +44,11 @@ __all__ = [
     "outline_row",
     "parse_node_row",
     "parse_ref_row",
+    "parse_related_row",
     "place",
     "ref_row",
+    "related_head",
+    "related_row",
     "short_signature",
     "span",
 ]
@@ -55,10 +63,14 @@ _KEYWORDS = frozenset({"def", "class", "function", "function*", "interface", "en
                        "struct", "trait", "fn", "func", "namespace", "module", "const", "let",
                        "var", "val", "union", "record", "object", "impl", "macro_rules!"})
 _HEAD = re.compile(r"(?:[\w$*!]+\s+)*")
+_ARROW = re.compile(r"=\s*(.*?\S)\s*=>", re.S)  # what an arrow function's signature keeps
 _REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|]\S*))?(?: \| (.*))?$",
                       re.S)
 _NODE_ROW = re.compile(
     r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
+_RELATED_ROW = re.compile(
+    r"^(.+?)(?: ([a-z][a-z_-]*))? (\d+)(?:-(\d+))?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
+_LANG = re.compile(r"^[a-z][a-z0-9+]*:")  # an id's language
 
 
 def short_signature(signature: str, limit: int = SIGNATURE, name: str | None = None) -> str:
@@ -74,13 +86,18 @@ def bare_signature(signature: str, name: str) -> str:
     """A signature without the declaring keyword and the name a row already shows:
     ``def f(x) -> int`` → ``(x) -> int``, ``class C(Base)`` → ``(Base)``, ``export async
     function f<T>(…)`` → ``export async <T>(…)``; modifiers and types before the name stay.
-    A signature whose head is not words then the name is left whole."""
+    An arrow function assigned to a name keeps what is between ``=`` and ``=>``
+    (``const f = async (x) =>`` → ``async (x)``). A signature whose head is not words then
+    the name is left whole."""
     found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
     if found is None or not _HEAD.fullmatch(signature[: found.start()]):
         return signature
     kept = [word for word in signature[: found.start()].split() if word not in _KEYWORDS]
     rest = signature[found.end():].lstrip(" :") if signature[found.end():].startswith(
         (" :", ":")) else signature[found.end():].lstrip()
+    arrow = _ARROW.fullmatch(rest)
+    if arrow is not None:  # const f = (x) => …: the declaration's syntax, like def f(x)
+        rest = arrow.group(1)
     return " ".join([*kept, rest]) if rest else " ".join(kept)
 
 
@@ -98,6 +115,30 @@ def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None
     row = f"{node.nid} {node.kind}"
     if node.kind != "module":
         row += f" {span(node.name_line, node.end_line)}"
+    for key, value in (notes or {}).items():
+        row += f" {key}:{value}"
+    if signature and node.signature:
+        bare = short_signature(node.signature, name=node.name)
+        row += f" | {bare}" if bare else ""
+    return row
+
+
+def related_head(nid: str, kind: str, line: int, symbol: Node | None) -> str:
+    """``<id>[ <kind>] <line>`` of a related row: the id without ``<lang>:`` and no kind
+    where they are ``symbol``'s (a path with a colon keeps its language)."""
+    lang, _, rest = nid.partition(":")
+    if symbol is not None and lang == symbol.lang and ":" not in rest.split("#", 1)[0]:
+        nid = rest
+    head = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
+    return f"{head} {line}"
+
+
+def related_row(node: Node, symbol: Node | None, signature: bool = True,
+                notes: dict[str, object] | None = None) -> str:
+    """A node in a list about ``symbol`` (the answer's): ``<id>[ <kind>] <line>``, its notes
+    and `` | <signature>``, the id without ``<lang>:`` and no kind where they are
+    ``symbol``'s; only the line of its name."""
+    row = related_head(node.nid, node.kind, node.name_line, symbol)
     for key, value in (notes or {}).items():
         row += f" {key}:{value}"
     if signature and node.signature:
@@ -162,3 +203,27 @@ def parse_node_row(row: str) -> NodeRow:
     pairs = dict(note.split(":", 1) for note in notes.split())
     first = int(line) if line else 1  # a file's node: the whole file
     return NodeRow(nid, kind, first, int(end or first), pairs, signature)
+
+
+def parse_related_row(row: str, symbol: str) -> NodeRow:
+    """The fields of a related row, its id and kind made whole from ``symbol`` (the answer's
+    symbol row; a plain name when the map does not have it); ValueError when ``row`` is not
+    a related row."""
+    found = _RELATED_ROW.match(row)
+    if found is None:
+        raise ValueError(f"not a related row: {row!r}")
+    nid, kind, line, end, notes, signature = found.groups()
+    try:
+        head = parse_node_row(symbol)
+    except ValueError:
+        head = None
+    if ":" not in nid.split("#", 1)[0]:  # a path with a colon keeps its language
+        if head is None or not _LANG.match(head.id):
+            raise ValueError(f"no language in {row!r} and no symbol row to take it from")
+        nid = f"{head.id.split(':', 1)[0]}:{nid}"
+    if kind is None:
+        if head is None:
+            raise ValueError(f"no kind in {row!r} and no symbol row to take it from")
+        kind = head.kind
+    pairs = dict(note.split(":", 1) for note in notes.split())
+    return NodeRow(nid, kind, int(line), int(end or line), pairs, signature)

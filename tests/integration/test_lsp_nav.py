@@ -22,7 +22,7 @@ import pytest
 from codenav.index.pipeline import index_tree
 from codenav.lsp.servers import families, find_command
 from codenav.tools.dispatch import call_tool
-from codenav.tools.rows import parse_node_row
+from codenav.tools.rows import parse_node_row, parse_related_row
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES
 from tests.unit.lsp.test_client import alive
@@ -106,8 +106,11 @@ def test_basedpyright_answers_every_nav_tool(shop: Workspace) -> None:
                                               "direction": "incoming", "depth": 2})
     assert calls["data"]["source"] == "lsp"
     (save,) = calls["data"]["calls"]
-    assert save["call"].startswith("py:src/shop/models.py#Base.save method 10 at:11")
-    assert {parse_node_row(c).id for c in save["children"]} >= {"py:src/shop/cli.py#main"}
+    # related rows: no language and no kind where they are the symbol's (a method)
+    assert save["call"].startswith("src/shop/models.py#Base.save 10 at:11")
+    symbol = calls["data"]["symbol"]
+    assert {parse_related_row(c, symbol).id for c in save["children"]} >= {
+        "py:src/shop/cli.py#main"}
 
     rename = call(shop, "nav_rename_preview", {"symbol": "Base.save", "newName": "persist",
                                                "source": "lsp"})

@@ -219,7 +219,7 @@ def test_go_types_satisfy_interfaces_by_their_methods(tmp_path: Path) -> None:
     import anyio
 
     from codenav.tools.dispatch import call_tool
-    from codenav.tools.rows import parse_node_row
+    from codenav.tools.rows import parse_related_row
     from codenav.workspace import Workspace
 
     root = tmp_path / "geo"
@@ -248,7 +248,8 @@ def test_go_types_satisfy_interfaces_by_their_methods(tmp_path: Path) -> None:
         def types(nid: str, direction: str) -> set[str]:
             found = anyio.run(call_tool, ws, "nav_type_hierarchy",
                               {"id": nid, "direction": direction, "source": "map"})
-            return {parse_node_row(t).id for t in found["data"]["types"]}
+            return {parse_related_row(t, found["data"]["symbol"]).id
+                    for t in found["data"]["types"]}
 
         assert types("go:shapes/shape.go#Shape", "subtypes") == {
             "go:shapes/square.go#Square", "go:shapes/circle.go#Circle"}

@@ -208,9 +208,40 @@ def test_a_module_is_found_through_what_its_importers_name(tmp_path: Path) -> No
     assert importers["data"]["neighbors"] == ["ts:lib/user.ts module at:1"]
     types = call(ws, "nav_type_hierarchy", {"symbol": "Subject", "direction": "subtypes"})
     assert types["warnings"] == [] and types["data"]["symbol"] == "ts:Subject.ts#Subject class 1-3"
-    assert types["data"]["types"] == ["ts:Subject.ts#Hot class 4"]  # its base: Subject
+    assert types["data"]["types"] == ["Subject.ts#Hot 4"]  # its base: Subject
     node = call(ws, "map_node", {"symbol": "Subject"})
     assert node["data"]["id"] == "ts:Subject.ts#Subject"
     assert node["data"]["children"] == ["2 method next"]
     module = call(ws, "nav_definition", {"symbol": "user"})  # a file is found when only it is
     assert module["data"]["definitions"][0].startswith("ts:lib/user.ts module")
+
+
+def test_an_import_row_has_code_only_when_it_renames(tmp_path: Path) -> None:
+    """A reference that imports the symbol under its own name says all its code line would
+    (an import, where): no code; one that renames it keeps the line, which names the alias
+    the rows below use; detail:'full' keeps every line."""
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "core.py").write_text("def helper(x):\n    return x\n")
+    (root / "pkg" / "plain.py").write_text(
+        "from pkg.core import helper\n\n\ndef run():\n    helper(1)\n    return helper(3)\n")
+    (root / "pkg" / "renamed.py").write_text(
+        "from pkg.core import helper as h\n\n\ndef run():\n    h(2)\n    return h(4)\n")
+    (root / "args.ts").write_text("export function pop(a: number[]) { return a.pop(); }\n")
+    (root / "use.ts").write_text("import { pop } from './args';\n\nexport const x = pop([1]);\n")
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "helper"})["data"]
+        assert refs["references"] == {
+            "pkg/renamed.py": ["1 (import) | from pkg.core import helper as h",
+                               "1:32 (import) | from pkg.core import helper as h",
+                               "5 run | h(2)", "6 | return h(4)"],
+            "pkg/plain.py": ["1:22 (import)", "5 run | helper(1)", "6 | return helper(3)"]}
+        ts = call(ws, "nav_references", {"symbol": "pop"})["data"]
+        assert ts["references"] == {"use.ts": ["1:10 (import)", "3 | export const x = pop([1]);"]}
+        full = call(ws, "nav_references", {"symbol": "helper", "detail": "full"})["data"]
+        assert full["references"]["pkg/plain.py"][0]["snippet"] == "from pkg.core import helper"
+    finally:
+        ws.close()

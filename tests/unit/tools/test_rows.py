@@ -14,18 +14,22 @@ from codenav.tools.rows import (
     outline_row,
     parse_node_row,
     parse_ref_row,
+    parse_related_row,
     ref_row,
+    related_row,
     short_signature,
 )
 
 NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
 PATHS = st.from_regex(r"[a-z][a-z0-9_/ .-]{0,30}\.py", fullmatch=True)
+ODD_PATHS = st.from_regex(r"[a-z][a-z0-9_/ .:#-]{0,30}\.py", fullmatch=True)  # : and #
 CODE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"),
                max_size=80)
 
 
-def make_node(path: str, qname: str, kind: str, line: int, end: int, signature: str) -> Node:
-    return Node(1, f"py:{path}#{qname}", 1, path, "py", 0, kind, qname.rsplit(".", 1)[-1],
+def make_node(path: str, qname: str, kind: str, line: int, end: int, signature: str,
+              lang: str = "py") -> Node:
+    return Node(1, f"{lang}:{path}#{qname}", 1, path, lang, 0, kind, qname.rsplit(".", 1)[-1],
                 qname, line, 1, end, 1, line, 5, 9, 0, 10, signature, None, 0.5, None)
 
 
@@ -40,7 +44,50 @@ def test_a_node_row_reads_back(path: str, names: list[str], kind: str, line: int
     assert (parsed.id, parsed.kind, parsed.line, parsed.end_line) == (
         node.nid, kind, line, line + length)
     assert parsed.notes == {"level": str(level)}
-    assert parsed.signature == (short_signature(signature) if signature else None)
+    # the signature without the name the row shows (a signature that is only the name: none)
+    assert parsed.signature == (short_signature(signature, name=names[-1]) or None)
+
+
+@given(path=ODD_PATHS, names=st.lists(NAMES, min_size=1, max_size=3),
+       lang=st.sampled_from(["py", "ts", "c++"]), symbol_lang=st.sampled_from(["py", "ts"]),
+       kind=st.sampled_from(["class", "interface", "struct"]),
+       symbol_kind=st.sampled_from(["class", "interface"]), line=st.integers(1, 10**6),
+       signature=CODE, level=st.integers(1, 9))
+def test_a_related_row_reads_back_made_whole_from_the_symbol_row(
+        path: str, names: list[str], lang: str, symbol_lang: str, kind: str,
+        symbol_kind: str, line: int, signature: str, level: int) -> None:
+    node = make_node(path, ".".join(names), kind, line, line + 30, signature, lang)
+    symbol = make_node("base.py", "Base", symbol_kind, 1, 9, "class Base", symbol_lang)
+    notes = {"level": level} if level > 1 else None
+    row = related_row(node, symbol, signature=True, notes=notes)
+    parsed = parse_related_row(row, node_row(symbol, signature=False))
+    assert (parsed.id, parsed.kind, parsed.line, parsed.end_line) == (node.nid, kind, line, line)
+    assert parsed.notes == ({"level": str(level)} if notes else {})
+    assert parsed.signature == (short_signature(signature, name=names[-1]) or None)
+    # what the symbol row says is left out: its language (unless the path has a colon)
+    # and its kind
+    assert row.startswith(node.nid if lang != symbol_lang or ":" in path else
+                          node.nid.split(":", 1)[1])
+    tail = f" {line}" + (f" level:{level}" if notes else "")
+    assert row.split(" | ", 1)[0].endswith(f" {kind}{tail}" if kind != symbol_kind else
+                                           f"{names[-1]}{tail}")
+
+
+def test_related_rows_of_a_subclass_list() -> None:
+    base = make_node("rich/progress.py", "ProgressColumn", "class", 507, 546,
+                     "class ProgressColumn(JupyterMixin, ABC)")
+    text = make_node("rich/progress.py", "TextColumn", "class", 616, 643,
+                     "class TextColumn(ProgressColumn)")
+    task = make_node("rich/progress.py", "TaskProgressColumn", "class", 700, 769,
+                     "class TaskProgressColumn(TextColumn)")
+    assert related_row(text, base, signature=False) == "rich/progress.py#TextColumn 616"
+    assert related_row(task, base, notes={"level": 2}) == \
+        "rich/progress.py#TaskProgressColumn 700 level:2 | (TextColumn)"
+    other = make_node("web/col.tsx", "Col", "interface", 3, 9, "interface Col", "tsx")
+    assert related_row(other, base) == "tsx:web/col.tsx#Col interface 3"
+    with pytest.raises(ValueError, match="no language"):  # nothing to make it whole from
+        parse_related_row("rich/progress.py#TextColumn 616", "ProgressColumn")
+    assert parse_related_row("tsx:web/col.tsx#Col interface 3", "Col").id == "tsx:web/col.tsx#Col"
 
 
 @given(line=st.integers(1, 10**6), col=st.integers(1, 10**4),
@@ -80,6 +127,11 @@ def test_outline_rows_show_nesting_spans_and_the_name_of_a_second_definition() -
     ("public static int size(int x)", "size", "public static int (int x)"),
     ("self.cents = cents", "cents", "self.cents = cents"),  # not a declaration's head
     ("x = make(1)", "make", "x = make(1)"),
+    # an arrow function keeps what is between = and =>, like def f(x) keeps (x)
+    ("const advanceFrameBy = (count: number) =>", "advanceFrameBy", "(count: number)"),
+    ("export const create = async <T>(url: string): Promise<T> =>", "create",
+     "export async <T>(url: string): Promise<T>"),
+    ("handler = (e) => void", "handler", "= (e) => void"),  # a type, not an arrow function
 ])
 def test_a_row_leaves_out_the_keyword_and_the_name_it_already_shows(
         signature: str, name: str, bare: str) -> None:
