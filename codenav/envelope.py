@@ -150,11 +150,15 @@ def clamp_budget(raw: int | None) -> tuple[int, list[str]]:
 
 def _frame(ok: bool, body: dict[str, Any], requested: int, *, truncated: bool = False,
            dropped: dict[str, Any] | None = None, warnings: list[str]) -> dict[str, Any]:
-    env: dict[str, Any] = {"ok": ok, **body, "tokenBudget": {"requested": requested, "used": 0},
-                           "truncated": truncated}
+    """The envelope's fields; ``truncated``, ``dropped`` and ``warnings`` only when they say
+    something (every answer pays for the ones that do not)."""
+    env: dict[str, Any] = {"ok": ok, **body, "tokenBudget": {"requested": requested, "used": 0}}
+    if truncated:
+        env["truncated"] = True
     if dropped is not None:
         env["dropped"] = dropped
-    env["warnings"] = warnings
+    if warnings:
+        env["warnings"] = warnings
     return env
 
 

@@ -249,10 +249,11 @@ def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
 
 
 def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
-           notes: dict[str, Any] | None = None, signature: bool = True) -> Any:
+           notes: dict[str, Any] | None = None, signature: bool = True,
+           whole: bool = True) -> Any:
     """A node in a list: its row (``detail`` compact; without its signature unless
-    ``signature``) or its summary object (full), with ``notes`` (``level``, ``in`` …) and a
-    stale mark."""
+    ``signature``, with only its name's line unless ``whole``) or its summary object (full),
+    with ``notes`` (``level``, ``in`` …) and a stale mark."""
     stale = fresh is not None and node.path in fresh.stale
     if detail == "full":
         item = summary(node)
@@ -261,7 +262,7 @@ def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
             item["stale"] = True
         return item
     return node_row(node, signature,
-                    notes={**(notes or {}), **({"stale": "true"} if stale else {})})
+                    notes={**(notes or {}), **({"stale": "true"} if stale else {})}, whole=whole)
 
 
 # Kinds that hold a value rather than code: a use inside one (``x = f()``) is shown as in the

@@ -582,7 +582,8 @@ MAP_NODE = ToolSpec(
                 "is used, its members by name and line (kinds filter; signatures on request) "
                 "and, on request, its source.",
     params=NodeParams, handler=map_node,
-    arguments="`id`, `include?` ⊆ source, doc, children, `kinds?`, `offset?`, `detail?`",
+    arguments="`id` or `symbol`, `include?` ⊆ source, doc, children, signatures, `kinds?`, "
+              "`offset?`, `detail?`",
     returns="node with signature, doc, place, parent, in/out degree; `source` (elided last); "
             "`children` (· source order; paged)",
     example={"id": "py:src/app/models.py#User", "kinds": ["method"]},

@@ -218,8 +218,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         raise _unresolved(reader, located)
     room = max(12, budget * 4 // _REF_COST)
     refs = _map_refs(reader, node, params, files, params.offset, room)
-    section = _section(ws, reader, listed(node, params.detail, fresh, signature=False), refs,
-                       params.detail, fresh, budget, node.name)
+    symbol = listed(node, params.detail, fresh, signature=False, whole=False)
+    section = _section(ws, reader, symbol, refs, params.detail, fresh, budget, node.name)
     data = {**section, "source": "map"}
     cut = _refs_cut(refs, params.offset, Page("nav_references",
                                                 params.continuation(id=node.nid, symbol=None,
@@ -249,7 +249,8 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
         omitted += refs.total - refs.count()
         guessed += refs.guessed
         sections.append(_section(ws, reader,
-                                 listed(candidate.node, params.detail, fresh, signature=False),
+                                 listed(candidate.node, params.detail, fresh, signature=False,
+                                        whole=False),
                                  refs, params.detail, fresh, budget // located.matches(),
                                  candidate.node.name))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
@@ -439,7 +440,8 @@ def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, loca
     refs_page = _Refs(sum(counts.values()), len(counts), shown)
     fresh = Freshness(ws)
     node = located.node
-    symbol = (listed(node, params.detail, fresh, signature=False) if node is not None else
+    symbol = (listed(node, params.detail, fresh, signature=False, whole=False)
+              if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
     section = _section(ws, reader, symbol, refs_page, params.detail, fresh, budget,
                        node.name if node is not None else located.name)

@@ -109,12 +109,14 @@ def span(line: int, end_line: int) -> str:
     return f"{line}-{end_line}" if end_line != line else str(line)
 
 
-def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None = None) -> str:
+def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None = None,
+             whole: bool = True) -> str:
     """``<id> <kind> <line>[-<endLine>]``, its ``key:value`` notes and `` | <signature>``;
-    a file's own node (kind ``module``) has no lines: it is the whole file."""
+    a file's own node (kind ``module``) has no lines: it is the whole file. Not ``whole``:
+    only the line of its name (the node is the subject, not the answer)."""
     row = f"{node.nid} {node.kind}"
     if node.kind != "module":
-        row += f" {span(node.name_line, node.end_line)}"
+        row += f" {span(node.name_line, node.end_line) if whole else node.name_line}"
     for key, value in (notes or {}).items():
         row += f" {key}:{value}"
     if signature and node.signature:

@@ -122,7 +122,7 @@ def test_tools_answer_a_growing_map_and_wait_for_its_links(another_builder: Any)
         assert ws.building() and ws.map_exists()
         found = asyncio.run(call_tool(ws, "map_search", {"query": "f1"}))
         assert found["ok"] and found["data"]["building"] is True
-        assert any("still being built" in w for w in found["warnings"])
+        assert any("still being built" in w for w in found.get("warnings", []))
         refs = asyncio.run(call_tool(ws, "nav_references", {"symbol": "g1"}))
         assert refs["error"]["code"] == "MAP_NOT_BUILT"
         assert "linked when it is done" in refs["error"]["message"]
