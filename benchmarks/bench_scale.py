@@ -179,19 +179,20 @@ def plot(rows: list[dict[str, float]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     sizes = [r["files"] for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    left.loglog(sizes, [r["index"] for r in rows], "o-", label="codenav index --full")
-    left.loglog(sizes, [r["bare"] for r in rows], "s--", label="bare tree-sitter parse")
-    left.set_xlabel("files")
-    left.set_ylabel("seconds")
-    left.legend()
-    left.set_title("cold index")
-    right.semilogx(sizes, [r["update_p50"] for r in rows], "o-", label="one file re-indexed")
-    right.semilogx(sizes, [r["visible_p50"] for r in rows], "s-", label="edit visible (watcher)")
-    right.set_xlabel("files")
-    right.set_ylabel("ms (median)")
-    right.legend()
-    right.set_title("incremental")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    panels = [("cold index", "seconds", True, [("index", "o-", "codenav index --full"),
+                                               ("bare", "s--", "bare tree-sitter parse")]),
+              ("incremental", "ms (median)", False,
+               [("update_p50", "o-", "one file re-indexed"),
+                ("visible_p50", "s-", "edit visible (watcher)")])]
+    for axis, (title, unit, log_y, series) in zip(axes, panels, strict=True):
+        for key, style, label in series:
+            draw = axis.loglog if log_y else axis.semilogx
+            draw(sizes, [r[key] for r in rows], style, label=label)
+        axis.set_xlabel("files")
+        axis.set_ylabel(unit)
+        axis.legend()
+        axis.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
