@@ -379,9 +379,9 @@ def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *
                 return None
             rebuilt = db.ensure_schema(conn, db_path)
             writer = MapWriter(conn)
-            building = writer.meta("building")
-            if building == "1" and int(writer.meta("building_pid") or 0) != os.getpid() \
-                    and builder_alive(db.read_meta(conn)):
+            known = db.read_meta(conn)
+            building = known.get("building")
+            if known.get("building_pid") != str(os.getpid()) and builder_alive(known):
                 raise _BuilderBusy
             unfinished = building in ("1", "interrupted")  # a first build cut short
             everything = rebuilt or unfinished or (full and paths is None)
