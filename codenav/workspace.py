@@ -91,6 +91,7 @@ class Workspace:
         # (deadline, long deadline); docs/contract.md §5's by default
         self._lsp_deadlines = lsp_deadlines
         self._pool_lock = threading.Lock()
+        self._closed = False
         self.build = BuildState()
         self._build_lock = threading.Lock()
         self._local = threading.local()
@@ -329,10 +330,13 @@ class Workspace:
 
     @property
     def pool(self) -> LspPool | None:
-        """The language-server pool (made on first use), or None with ``--lsp off``."""
+        """The language-server pool (made on first use), or None with ``--lsp off`` or once
+        the workspace is closed (a first build ending after its session must start none)."""
         if self.lsp == "off":
             return None
         with self._pool_lock:
+            if self._closed:
+                return None
             if self._pool is None:
                 from codenav.lsp.pool import DEADLINE, LONG_DEADLINE, LspPool
                 from codenav.lsp.servers import families
@@ -366,6 +370,7 @@ class Workspace:
         if self.watcher is not None:
             self.watcher.stop()
         with self._pool_lock:
+            self._closed = True
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()

@@ -8,6 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,16 @@ def test_writers_wait_for_another_process_building_the_map(another_builder: Any)
         Workspace(root).building()
     assert index_tree(root).mode == "full"
     assert json.loads(json.dumps(meta(root)))["building"] == "0"
+
+
+def test_a_first_build_ending_after_its_session_starts_no_language_server(
+        tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", FILES)
+    ws = Workspace(root, lsp="auto")
+    assert ws.start_background_build(on_done=ws.start_servers)
+    ws.close()  # the session ended while its first map was being built
+    for thread in threading.enumerate():
+        if thread.name == "codenav-first-build":
+            thread.join(30)  # built, then told to start the servers
+    assert ws.build.done.is_set()
+    assert ws.started_pool is None and ws.pool is None
