@@ -48,8 +48,9 @@ _MAX_ERROR_FANOUT = 10_000
 MAX_QUERY_DEPTH = 1024
 _READ_CHUNK = 1 << 16
 # The slowest parse seen per byte is ~27 µs (random bytes as TypeScript; real code ~0.1 µs):
-# a source whose length times this fits the time left cannot outrun the budget.
-_WORST_PARSE_S_PER_BYTE = 100e-6
+# a source whose length times this (with a margin) fits the time left cannot outrun the
+# budget: up to ~50 KB with the default 2 s.
+_WORST_PARSE_S_PER_BYTE = 40e-6
 
 
 class ParseTimeout(Exception):
@@ -60,7 +61,8 @@ class _Deadlined:
     """A parser whose every ``parse`` must finish by one deadline. tree-sitter honours its
     progress callback only when the source comes from a read callback, not from bytes; a
     source too short to outrun the time left, even parsed at the worst rate seen, is parsed
-    from its bytes (no callbacks, no second parse for the text)."""
+    from its bytes directly (py-tree-sitter 0.26 keeps a reference to every chunk a read
+    callback returns: the callback costs memory as well as time)."""
 
     def __init__(self, parser: Any, seconds: float) -> None:
         self.parser = parser
@@ -70,16 +72,9 @@ class _Deadlined:
     def parse(self, data: bytes) -> Any:
         if len(data) * _WORST_PARSE_S_PER_BYTE < self.deadline - time.monotonic():
             return self.parser.parse(data)
-        # py-tree-sitter 0.26 keeps a reference to every object the read callback returns:
-        # slices of a view, released after the parse, leak a few bytes each instead of the
-        # source (bytes slices leaked 1.6 times what was parsed).
-        view = memoryview(data)
-        handed: list[memoryview] = []
 
-        def read(offset: int, _point: Any) -> memoryview:
-            piece = view[offset:offset + _READ_CHUNK]
-            handed.append(piece)
-            return piece
+        def read(offset: int, _point: Any) -> bytes:
+            return data[offset:offset + _READ_CHUNK]
 
         def late(*_: Any) -> bool:
             return time.monotonic() > self.deadline
@@ -88,20 +83,15 @@ class _Deadlined:
             tree = self.parser.parse(read, progress_callback=late)
         except ValueError:  # "Parsing failed": cancelled by the callback
             tree = None
-        finally:
-            for piece in handed:
-                piece.release()
-            view.release()
         if tree is None:
             self.parser.reset()  # else the next parse resumes this one's state
             raise ParseTimeout(f"not parsed within {self.seconds:g} s")
-        if not tree.root_node.has_error:
-            # A tree parsed from a callback holds no text: every text predicate of a query
-            # (#eq?, #match?) would call back into Python for it, doubling query time. A
-            # reparse of the same bytes reusing the whole error-free tree costs ~1/15 of a
-            # parse and yields the tree with its text.
-            tree = self.parser.parse(data, old_tree=tree)
-        return tree
+        # A tree parsed from a callback holds no text: every text predicate of a query
+        # (#eq?, #match?) would call back into Python for it (twice the query time, and more
+        # chunks kept). A reparse of the same bytes reusing the tree yields it with its text:
+        # ~1/15 of a parse for an error-free tree, at most about the parse just made in time
+        # for one with errors.
+        return self.parser.parse(data, old_tree=tree)
 
 
 def _cursor(query: Any) -> QueryCursor:

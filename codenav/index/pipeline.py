@@ -57,9 +57,9 @@ _PUBLISH_EVERY_S = 0.25  # a first build published as it grows: commits this oft
 # indexes a map still being built keeps, for the tools that answer from it meanwhile
 # (search by name and word, outlines, members); the rest are built once at the end
 _SEARCHED_INDEXES = ("nodes_name", "nodes_lname", "nodes_file", "nodes_parent", "words_word")
-_POOL_ATTEMPTS = 3  # pools started for one run's files when workers get killed
 log = logging.getLogger("codenav.index")
-FAILED_STATUSES = frozenset({"unreadable", "timeout"})  # reported as failures, not just skips
+# reported as failures, not just skips
+FAILED_STATUSES = frozenset({"unreadable", "timeout", "crashed"})
 
 Progress = Callable[[int, int], None]
 
@@ -211,9 +211,12 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
     if method == "forkserver":  # workers fork from a server that imported the parser once
         context.set_forkserver_preload([__name__])
     remaining = jobs
-    # A worker killed under the run (the OOM killer, a signal) breaks the pool: the files it
-    # had not answered for are parsed again by a new pool, a few times, then here.
-    for _ in range(_POOL_ATTEMPTS):
+    # A worker that dies under the run (killed by the OOM killer or a signal, or crashed by a
+    # file that crashes the parser) breaks the pool: the first file it had not answered for
+    # is parsed alone in a process of its own — mapped as `crashed` if that dies too — and
+    # the rest by a new pool. Never in this process: a file that crashed a worker would
+    # crash the run.
+    while remaining:
         done = 0
         try:
             with ProcessPoolExecutor(workers, mp_context=context,
@@ -224,10 +227,25 @@ def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
                         yield result
             return
         except BrokenProcessPool:
-            log.warning("a parser process died; %d file(s) are parsed again",
-                        len(remaining) - done)
             remaining = remaining[done:]
-    yield from map(_work, remaining)
+            log.warning("a parser process died; %d file(s) are parsed again, %s alone",
+                        len(remaining), remaining[0][1])
+            yield _alone(remaining[0], context)
+            remaining = remaining[1:]
+
+
+def _alone(job: _Job, context: Any) -> FileRows | _Same:
+    """One file parsed in a process of its own; mapped as ``crashed`` when that dies."""
+    try:
+        with ProcessPoolExecutor(1, mp_context=context, initializer=die_with_parent) as pool:
+            return pool.submit(_work, job).result()
+    except BrokenProcessPool:
+        _full, rel, size, mtime_ns, _known, file_id = job
+        log.warning("%s crashed the parser; it is mapped as crashed", rel)
+        lang = by_extension(rel)
+        facts = FileFacts(rel, lang.code if lang else "", size, mtime_ns, "",
+                          status="crashed", indexed_ns=time.time_ns())
+        return encode(facts, file_id)
 
 
 def _default_jobs() -> int:

@@ -15,7 +15,7 @@ CREATE TABLE files (
     size         INTEGER NOT NULL,
     mtime_ns     INTEGER NOT NULL,
     hash         TEXT NOT NULL,          -- blake2b-128 of the content; '' when never read
-    status       TEXT NOT NULL,          -- ok | binary | too_large | unreadable | timeout
+    status       TEXT NOT NULL,          -- ok | binary | too_large | unreadable | timeout | crashed
     lines        INTEGER NOT NULL DEFAULT 0,
     parse_errors INTEGER NOT NULL DEFAULT 0,
     indexed_ns   INTEGER NOT NULL,       -- wall clock when the content was read

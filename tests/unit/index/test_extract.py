@@ -48,32 +48,47 @@ def test_golden(case: Path) -> None:
     check_golden(case.with_name(case.name + ".golden"), render(found))
 
 
-def test_parsing_under_a_deadline_keeps_no_source_alive() -> None:
-    """A source long enough to be parsed through tree-sitter's read callback (so that the
-    deadline can stop it) leaves nothing of itself behind once extracted (py-tree-sitter
-    keeps a reference to whatever the callback returns: a parser process leaked 1.6 times
-    what it parsed)."""
+def test_a_source_parsed_from_its_bytes_leaves_nothing_behind() -> None:
+    """A source short enough to be parsed without the read callback (which py-tree-sitter
+    0.26 keeps every chunk of) leaves nothing of itself behind once extracted."""
     import gc
     import tracemalloc
 
     from codenav.index import extract as extraction
 
-    lang = by_extension("big.py")
+    lang = by_extension("mid.py")
     assert lang is not None
-    data = b"def f(x):\n    return g(x) + 1\n\n\n" * 3_000  # ~96 KB: past the direct parse
-    assert len(data) * extraction._WORST_PARSE_S_PER_BYTE > extraction.PARSE_DEADLINE_S
-    extract(lang, data, "big.py")  # caches filled outside the measure
+    data = b"def f(x):\n    return g(x) + 1\n\n\n" * 600  # ~19 KB: parsed from its bytes
+    assert len(data) * extraction._WORST_PARSE_S_PER_BYTE < extraction.PARSE_DEADLINE_S / 2
+    extract(lang, data, "mid.py")  # caches filled outside the measure
     gc.collect()
     tracemalloc.start()
     try:
         before, _ = tracemalloc.get_traced_memory()
         for _ in range(3):
-            assert extract(lang, data, "big.py").defs
+            assert extract(lang, data, "mid.py").defs
         gc.collect()
         after, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert after - before < len(data) // 10
+
+
+def test_a_long_source_with_syntax_errors_is_parsed_under_the_deadline_and_queried() -> None:
+    """Past the direct parse, with errors (CPython's test_compile.py crashed the parser
+    process when its tree, parsed through the callback, was queried)."""
+    from codenav.index import extract as extraction
+
+    lang = by_extension("broken.py")
+    assert lang is not None
+    body = b"def f%d(x):\n    return g(x) + 1\n\n\n"
+    data = b"".join(body % i for i in range(1_500)) + b"def broken(:\n    pass\n\n\n" + \
+        b"".join(body % i for i in range(1_500, 3_000))
+    assert len(data) * extraction._WORST_PARSE_S_PER_BYTE > extraction.PARSE_DEADLINE_S
+    found = extract(lang, data, "broken.py")
+    assert found.problem_count > 0
+    names = {d.name for d in found.defs}
+    assert {"f0", "f1499", "f1500", "f2999"} <= names  # both sides of the error
 
 
 def test_a_short_source_is_parsed_from_its_bytes_and_a_long_one_under_the_deadline() -> None:
