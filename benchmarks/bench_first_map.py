@@ -5,9 +5,9 @@ whole map, beside ``codenav index --full`` of the same tree in the same run.
 
 Each round copies the corpus to a fresh folder (no ``.codenav``), spawns ``codenav mcp`` on
 it through the MCP SDK's own client (stdio, language servers on as by default, watcher on)
-and, from the spawn, asks ``map_search`` for ``--query`` every 20 ms until an answer holds
+and, from the spawn, asks ``map_search`` for ``--query`` every 50 ms until an answer holds
 the definition the finished map holds (its id, taken from a reference map built first),
-then ``map_status`` every 100 ms until the map is built. The baseline is ``codenav index
+then ``map_status`` every 50 ms until the map is built. The baseline is ``codenav index
 --full`` of a copy of the same tree, timed in the same round. Best of ``--repeat`` rounds
 for each figure.
 """
@@ -75,14 +75,14 @@ def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float
                     if wanted in result.content[0].text:  # type: ignore[union-attr]
                         first = time.perf_counter() - started
                         break
-                    await anyio.sleep(0.02)
+                    await anyio.sleep(0.05)
                 while True:
                     result = await session.call_tool("map_status", {"tokenBudget": 300})
                     status = json.loads(result.content[0].text)  # type: ignore[union-attr]
                     if status["ok"] and status["data"].get("built"):
                         built = time.perf_counter() - started
                         break
-                    await anyio.sleep(0.1)  # as an agent might; not a load of its own
+                    await anyio.sleep(0.05)
 
     anyio.run(run)
     return first, built

@@ -465,7 +465,6 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
         f"| codenav index, nothing changed | {whole['noop_s']:.2f} | - | - |",
         f"| codenav index, largest file ({whole['edit_kb']} KB) edited | "
         f"{whole['edit_s']:.2f} | - | - |",
-        "",
         f"| bare tree-sitter parse of every file codenav maps ({whole['mapped']}: `.py` and "
         f"`.js`), 1 process | {whole['parse_all_s']:.2f} | "
         f"{whole['mapped'] / whole['parse_all_s']:,.0f} | - |",

@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
                        "(default: one per CPU)")
     index.add_argument("--quiet", action="store_true", help="print nothing but errors")
     index.add_argument("--json", action="store_true", help="print the summary as JSON")
+    index.add_argument("--progressive", action="store_true",
+                       help="a first build commits as it grows, marked building, so that "
+                       "readers answer from what is mapped so far (what codenav mcp runs)")
     index.add_argument("--check", action="store_true",
                        help="change nothing; exit 1 when the map is missing or stale")
     _log_level(index, "warning")
@@ -202,7 +205,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
         return EXIT_OK if fresh.fresh else EXIT_NEGATIVE
     show_bar = not args.quiet and not args.json and sys.stderr.isatty()
     with _progress_bar(show_bar) as progress:
-        report = index_tree(root, db_path, full=args.full, jobs=args.jobs, progress=progress)
+        report = index_tree(root, db_path, full=args.full, jobs=args.jobs, progress=progress,
+                            progressive=args.progressive)
     if args.json:
         print(json.dumps(report.to_dict()))
     elif not args.quiet:

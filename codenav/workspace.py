@@ -7,8 +7,11 @@ one at a time (in the background when the map is missing), and says what state i
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Hashable
@@ -29,6 +32,7 @@ from codenav.index.pipeline import (
     request_relink,
     update_files,
 )
+from codenav.lifetime import die_with_parent_hook
 from codenav.paths import canonical, require_inside
 from codenav.store import db
 from codenav.store.read import MapReader
@@ -59,11 +63,6 @@ class BuildState:
     last_error: str | None = None
     last_report: IndexReport | None = None
     done: threading.Event = field(default_factory=threading.Event)
-    files_done: int = 0  # of the running build
-    files_total: int = 0
-
-    def progress(self, done: int, total: int) -> None:
-        self.files_done, self.files_total = done, total
 
 
 class Workspace:
@@ -79,6 +78,7 @@ class Workspace:
         # Whether the repository's own configuration may name programs (codenav/config.py).
         self.trust = decide_trust(self.root, flag=trust_project, forced=force_root is not None)
         require_inside(self.root, self.force_root, "root")
+        self._db_arg = db_path  # as the user named it (a first build's child is told this)
         self.db_path = db.map_path(self.root, db_path)
         require_inside(self.db_path, self.force_root, "--db")
         self.watch = watch
@@ -92,6 +92,7 @@ class Workspace:
         self._lsp_deadlines = lsp_deadlines
         self._pool_lock = threading.Lock()
         self._closed = False
+        self._builder: subprocess.Popen[bytes] | None = None  # a first build's process
         self.build = BuildState()
         self._build_lock = threading.Lock()
         self._local = threading.local()
@@ -190,32 +191,26 @@ class Workspace:
         return bool(self._local.growing)
 
     def build_progress(self) -> str:
-        """How far a first build under way got, said for warnings."""
-        if not self.build.running:
-            return "in another process"
-        if not self.build.files_total:
+        """How far a first build under way got (as it last committed), said for warnings."""
+        try:
+            done, _, total = self.reader().meta().get("building_progress", "").partition("/")
+        except MapNotBuilt:
+            done, total = "", ""
+        if not total or not int(total):
             return "finding the files"
-        return f"{self.build.files_done:,} of {self.build.files_total:,} files mapped"
+        return f"{int(done):,} of {int(total):,} files mapped"
 
     # ------------------------------------------------------------------ building
 
     def rebuild(self, *, full: bool = False, paths: Collection[str] | None = None,
-                progress: Progress | None = None, progressive: bool = False) -> IndexReport:
-        """Run the indexer now (blocking; one build at a time in this process).
-        ``progressive``: a first build commits as it goes (``index_tree``)."""
+                progress: Progress | None = None) -> IndexReport:
+        """Run the indexer now (blocking; one build at a time in this process)."""
         with self._build_lock:
             self.build.running, self.build.started = True, time.monotonic()
-            self.build.files_done = self.build.files_total = 0
             self.build.done.clear()
-
-            def track(done: int, total: int) -> None:
-                self.build.progress(done, total)
-                if progress is not None:
-                    progress(done, total)
-
             try:
                 report = index_tree(self.root, self.db_path, full=full, paths=paths,
-                                    progress=track, progressive=progressive)
+                                    progress=progress)
             except Exception as exc:
                 self.build.last_error = f"{type(exc).__name__}: {exc}"
                 raise
@@ -247,21 +242,47 @@ class Workspace:
             return False
 
     def start_background_build(self, on_done: Callable[[], None] | None = None) -> bool:
-        """Build the map in a thread if it is missing or unusable; True if one was started."""
+        """Build the map if it is missing or unusable; True if a build was started.
+
+        The build is ``codenav index --progressive`` in a child process (dying with this
+        one): it commits as it grows, so that tools answer from what it has mapped so far,
+        and it has the CPU to itself — forked parser processes, no lock shared with this
+        process's threads (the MCP server imports and serves meanwhile). ``on_done`` runs
+        once it has ended."""
         if self.build.running or self.map_exists():
             return False
         self.build.running, self.build.started = True, time.monotonic()
+        self.build.done.clear()
+        command = [sys.executable, "-m", "codenav", "index", str(self.root), "--progressive",
+                   "--json", "--log-level", "warning"]
+        if self._db_arg is not None:  # only a path the user named (never the resolved one)
+            command += ["--db", str(self._db_arg)]
+        # (the hook only calls prctl, resolved beforehand: safe between fork and exec)
+        builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE,
+                                   preexec_fn=die_with_parent_hook())  # noqa: PLW1509
+        self._builder = builder
 
-        def run() -> None:
-            try:
-                report = self.rebuild(progressive=True)
-                log.info("first map built: %s", report.summary())
-            except Exception:
-                log.exception("building the map failed")
+        def wait() -> None:
+            out, err = builder.communicate()
+            if builder.returncode == 0:
+                summary = json.loads(out)
+                log.info("first map built: %s parsed, %s unchanged, %s skipped · %s nodes · "
+                         "%s refs · %.2f s", summary["parsed"], summary["unchanged"],
+                         summary["skipped"], f"{summary['nodes']:,}", f"{summary['refs']:,}",
+                         summary["seconds"])
+                self.build.last_error = None
+            else:
+                tail = err.decode("utf-8", "replace").strip()[-600:]
+                self.build.last_error = f"codenav index exited {builder.returncode}: {tail}"
+                if not self._closed:
+                    log.warning("building the first map failed: %s", self.build.last_error)
+            self.build.running = False
+            self.build.done.set()
             if on_done is not None:
                 on_done()
 
-        threading.Thread(target=run, name="codenav-first-build", daemon=True).start()
+        threading.Thread(target=wait, name="codenav-first-build", daemon=True).start()
         return True
 
     # --------------------------------------------------------- read-your-writes
@@ -372,6 +393,10 @@ class Workspace:
         with self._pool_lock:
             self._closed = True
             pool, self._pool = self._pool, None
+        builder = self._builder
+        if builder is not None and builder.poll() is None:
+            builder.kill()  # its map is marked building: the next run starts it again
+            builder.wait()
         if pool is not None:
             pool.close()
         cached = getattr(self._local, "reader", None)

@@ -437,7 +437,7 @@ def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *
             if run.relink_pending is not None:
                 meta["relink_pending"] = "1" if run.relink_pending else "0"
             if run.published or unfinished:
-                meta.update(building="0", building_pid="")
+                meta.update(building="0", building_pid="", building_progress="")
             run.writer.set_meta(meta)
         phases["commit"] = time.perf_counter() - mark
         mark = time.perf_counter()
@@ -487,8 +487,9 @@ class _Run:
         # one checkpoint when done, not one per commit
         self.writer.conn.execute("PRAGMA wal_autocheckpoint=0")
 
-    def _publish(self) -> None:
+    def _publish(self, done: int = 0, total: int = 0) -> None:
         conn = self.writer.conn
+        self.writer.set_meta({"building_progress": f"{done}/{total}"})
         conn.execute("COMMIT")
         conn.execute("BEGIN IMMEDIATE")
         self.published = True
@@ -592,10 +593,10 @@ class _Run:
         total = len(jobs)
         every = self._publish_every
         if every is not None:
-            self._publish()  # the schema and the building mark, before the first file
+            self._publish(0, total)  # the schema and the building mark, before any file
         for done, result in enumerate(_results(jobs, self.workers), 1):
             if every is not None and time.perf_counter() - self._published_at > every:
-                self._publish()
+                self._publish(done - 1, total)
             if isinstance(result, tuple):
                 path, size, mtime_ns, indexed_ns = result
                 writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)

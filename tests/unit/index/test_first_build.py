@@ -109,7 +109,8 @@ def another_builder(tmp_path: Path) -> Any:
     conn = db.connect_writer(root / ".codenav" / "map.db", None)
     with db.write_transaction(conn):
         conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                         [("building", "1"), ("building_pid", str(sleeper.pid))])
+                         [("building", "1"), ("building_pid", str(sleeper.pid)),
+                          ("building_progress", "12/31")])
     conn.close()
     yield root, sleeper
     sleeper.kill()
@@ -129,7 +130,7 @@ def test_tools_answer_a_growing_map_and_wait_for_its_links(another_builder: Any)
         assert "linked when it is done" in refs["error"]["message"]
         status = asyncio.run(call_tool(ws, "map_status", {}))
         assert status["data"]["building"] is True and status["data"]["built"] is False
-        assert status["data"]["progress"] == "in another process"
+        assert status["data"]["progress"] == "12 of 31 files mapped"
     finally:
         ws.close()
 
