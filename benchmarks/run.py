@@ -3,8 +3,8 @@
     python -m benchmarks [--quick] [--out benchmarks] [--skip-ts]
 
 Runs, on the cached corpora (``benchmarks/corpora.py``; downloaded on first use), each
-benchmark's own functions with smaller samples in ``--quick`` (under 3 minutes on 2 cores)
-and larger ones otherwise (about 30), and writes ``REPORT.md`` and ``report/*.png`` under
+benchmark's own functions with smaller samples in ``--quick`` (a few minutes on 2 cores)
+and larger ones otherwise (about 12 minutes), and writes ``REPORT.md`` and ``report/*.png`` under
 ``--out``. Every figure is drawn beside its baseline measured in the same run:
 
 1. indexing: ``codenav index --full`` vs ``ctags -R`` vs a bare tree-sitter parse over growing
