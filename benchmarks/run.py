@@ -698,7 +698,7 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller samples, < 3 minutes")
+    parser.add_argument("--quick", action="store_true", help="smaller samples, a few minutes")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent,
                         help="folder for REPORT.md and report/ (default: benchmarks/)")
     parser.add_argument("--skip-ts", action="store_true",
