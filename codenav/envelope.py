@@ -32,6 +32,7 @@ __all__ = [
     "Page",
     "Tier",
     "clamp_budget",
+    "default_budget",
     "failure",
     "success",
     "to_json",
@@ -159,6 +160,14 @@ def _frame(ok: bool, body: dict[str, Any], requested: int, *, truncated: bool = 
         env["dropped"] = dropped
     if warnings:
         env["warnings"] = warnings
+    return env
+
+
+def default_budget(env: dict[str, Any]) -> dict[str, Any]:
+    """``env`` for a caller that set no budget: ``tokenBudget`` says only what was used (the
+    default it was fitted into is documented), measured again."""
+    env["tokenBudget"].pop("requested", None)
+    _measure(env)
     return env
 
 

@@ -51,10 +51,11 @@ INSTRUCTIONS = """\
 codenav answers questions about this repository's code from a map it keeps (definitions, \
 references, imports), within a token budget: cheaper and more precise than grep and reading \
 files.
-Answers: {ok, data, tokenBudget:{requested,used}, truncated?, dropped?, warnings?} (the last \
-three only when they say something). When truncated, dropped.note says what was cut and how \
-to narrow; dropped.next is the call that continues after what was sent (send it as is). \
-Errors: {ok:false, error:{code, message, hint}}; follow the hint.
+Answers: {ok, data, tokenBudget:{used, requested?}, truncated?, dropped?, warnings?} (the \
+last three only when they say something; requested when you set one). When truncated, \
+dropped.note says what was cut and how to narrow; dropped.next is the call that continues \
+after what was sent (send it as is). Errors: {ok:false, error:{code, message, hint}}; follow \
+the hint.
 Items are rows of text unless detail:'full' (objects with every field):
   node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] | <code>" — (kind) only \

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from codenav.envelope import Answer, clamp_budget, failure, success
+from codenav.envelope import Answer, clamp_budget, default_budget, failure, success
 from codenav.errors import BadArgs, CodenavError, Internal, MapNotBuilt
 from codenav.tools.base import CallContext, ReportProgress, ToolSpec
 from codenav.tools.registry import TOOLS, by_name, input_schema
@@ -89,7 +89,16 @@ def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
 
 async def call_tool(ws: Workspace, name: str, arguments: dict[str, Any] | None,
                     progress: ReportProgress | None = None) -> dict[str, Any]:
-    """Run tool ``name`` and return its envelope (docs/contract.md §3), whatever happens."""
+    """Run tool ``name`` and return its envelope (docs/contract.md §3), whatever happens.
+    ``tokenBudget.requested`` echoes a budget the caller set, and only then."""
+    envelope = await _call(ws, name, arguments, progress)
+    if not isinstance(arguments, dict) or arguments.get("tokenBudget") is None:
+        return default_budget(envelope)
+    return envelope
+
+
+async def _call(ws: Workspace, name: str, arguments: dict[str, Any] | None,
+                progress: ReportProgress | None) -> dict[str, Any]:
     args = arguments if isinstance(arguments, dict) else {}
     budget, warnings, budget_error = _budget_of(args)
     tool = by_name(name) if isinstance(name, str) else None

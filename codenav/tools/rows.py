@@ -129,7 +129,7 @@ def related_head(nid: str, kind: str, line: int, symbol: Node | None) -> str:
     """``<id>[ <kind>] <line>`` of a related row: the id without ``<lang>:`` and no kind
     where they are ``symbol``'s (a path with a colon keeps its language)."""
     lang, _, rest = nid.partition(":")
-    if symbol is not None and lang == symbol.lang and ":" not in rest.split("#", 1)[0]:
+    if symbol is not None and lang == symbol.lang and ":" not in rest:
         nid = rest
     head = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
     return f"{head} {line}"
@@ -219,7 +219,7 @@ def parse_related_row(row: str, symbol: str) -> NodeRow:
         head = parse_node_row(symbol)
     except ValueError:
         head = None
-    if ":" not in nid.split("#", 1)[0]:  # a path with a colon keeps its language
+    if ":" not in nid:  # an id with a colon (in its path) keeps its language
         if head is None or not _LANG.match(head.id):
             raise ValueError(f"no language in {row!r} and no symbol row to take it from")
         nid = f"{head.id.split(':', 1)[0]}:{nid}"

@@ -132,9 +132,10 @@ def check(envelope: dict[str, Any]) -> None:
     assert set(envelope) <= {"ok", "data", "error", "tokenBudget", "truncated", "dropped",
                              "warnings"}
     budget = envelope["tokenBudget"]
-    assert 100 <= budget["requested"] <= 10_000
-    assert budget["used"] <= budget["requested"]
-    assert len(to_json(envelope)) <= 4 * budget["requested"]
+    requested = budget.get("requested", 2000)  # echoed only when the caller set one
+    assert 100 <= requested <= 10_000
+    assert budget["used"] <= requested
+    assert len(to_json(envelope)) <= 4 * requested
     if envelope["ok"]:
         assert "data" in envelope
     else:
