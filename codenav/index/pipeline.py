@@ -363,8 +363,8 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
                                  workers=workers, progress=progress, busy_timeout=busy_timeout,
                                  whole_link=whole_link, progressive=progressive)
         except _BuilderBusy:
-            if waited_until is not None and time.monotonic() > waited_until:
-                return None
+            if waited_until is not None and time.monotonic() + _BUILDER_POLL_S > waited_until:
+                return None  # a quick refresh does not wait out a first build
             time.sleep(_BUILDER_POLL_S)
 
 
