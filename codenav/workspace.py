@@ -7,7 +7,6 @@ one at a time (in the background when the map is missing), and says what state i
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import subprocess
@@ -133,7 +132,7 @@ class Workspace:
             return
         meta = reader.meta()
         state = meta.get("building")
-        growing = state == "1" and builder_alive(meta)
+        growing = builder_alive(meta)
         if state == "interrupted" or (state == "1" and not growing):
             self._local.checked = None
             raise MapNotBuilt(f"the first build of the map of {self.root} was interrupted",
@@ -254,7 +253,7 @@ class Workspace:
         self.build.running, self.build.started = True, time.monotonic()
         self.build.done.clear()
         command = [sys.executable, "-m", "codenav", "index", str(self.root), "--progressive",
-                   "--json", "--log-level", "warning"]
+                   "--log-level", "warning"]
         if self._db_arg is not None:  # only a path the user named (never the resolved one)
             command += ["--db", str(self._db_arg)]
         # (the hook only calls prctl, resolved beforehand: safe between fork and exec)
@@ -265,12 +264,9 @@ class Workspace:
 
         def wait() -> None:
             out, err = builder.communicate()
-            if builder.returncode == 0:
-                summary = json.loads(out)
-                log.info("first map built: %s parsed, %s unchanged, %s skipped · %s nodes · "
-                         "%s refs · %.2f s", summary["parsed"], summary["unchanged"],
-                         summary["skipped"], f"{summary['nodes']:,}", f"{summary['refs']:,}",
-                         summary["seconds"])
+            if builder.returncode == 0:  # its last line: "codenav index ROOT: <summary>"
+                summary = out.decode("utf-8", "replace").strip().rpartition(": ")[2]
+                log.info("first map built: %s", summary)
                 self.build.last_error = None
             else:
                 tail = err.decode("utf-8", "replace").strip()[-600:]

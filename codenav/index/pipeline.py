@@ -487,7 +487,7 @@ class _Run:
         # one checkpoint when done, not one per commit
         self.writer.conn.execute("PRAGMA wal_autocheckpoint=0")
 
-    def _publish(self, done: int = 0, total: int = 0) -> None:
+    def _publish(self, done: int, total: int) -> None:
         conn = self.writer.conn
         self.writer.set_meta({"building_progress": f"{done}/{total}"})
         conn.execute("COMMIT")
