@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument("--progressive", action="store_true",
                        help="a first build commits as it grows, marked building, so that "
                        "readers answer from what is mapped so far (what codenav mcp runs)")
+    index.add_argument("--trust-map", action="store_true",
+                     help="serve a map codenav did not write on this machine (one your CI "
+                          "built and a cache restored); without it such a map is rebuilt")
     index.add_argument("--check", action="store_true",
                        help="change nothing; exit 1 when the map is missing or stale")
     _log_level(index, "warning")
@@ -95,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
     mcp.add_argument("--lsp", choices=("auto", "off"), default="auto",
                      help="use language servers when available (default: auto)")
+    mcp.add_argument("--trust-map", action="store_true",
+                     help="serve a map codenav did not write on this machine (one your CI "
+                          "built and a cache restored); without it such a map is rebuilt")
     mcp.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
@@ -109,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
     lsp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
+    lsp.add_argument("--trust-map", action="store_true",
+                     help="serve a map codenav did not write on this machine (one your CI "
+                          "built and a cache restored); without it such a map is rebuilt")
     lsp.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
@@ -136,6 +145,9 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
     call.add_argument("--lsp", choices=("auto", "off"), default="auto",
                       help="allow source:'lsp' to start a language server (default: auto)")
+    call.add_argument("--trust-map", action="store_true",
+                     help="serve a map codenav did not write on this machine (one your CI "
+                          "built and a cache restored); without it such a map is rebuilt")
     call.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
@@ -162,6 +174,9 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
     status.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     status.add_argument("--pretty", action="store_true", help="indent the JSON")
+    status.add_argument("--trust-map", action="store_true",
+                     help="serve a map codenav did not write on this machine (one your CI "
+                          "built and a cache restored); without it such a map is rebuilt")
     status.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
                           "name programs (language-server commands, settings)")
@@ -197,7 +212,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         raise _UsageError("--jobs must be at least 1")
     db_path = _db(args.db)
     if args.check:
-        fresh = check(root, db_path)
+        fresh = check(root, db_path, trust_map=args.trust_map)
         if args.json:
             print(json.dumps(fresh.to_dict()))
         elif not args.quiet:
@@ -206,7 +221,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
     show_bar = not args.quiet and not args.json and sys.stderr.isatty()
     with _progress_bar(show_bar) as progress:
         report = index_tree(root, db_path, full=args.full, jobs=args.jobs, progress=progress,
-                            progressive=args.progressive)
+                            progressive=args.progressive, trust_map=args.trust_map)
     if args.json:
         print(json.dumps(report.to_dict()))
     elif not args.quiet:
@@ -215,20 +230,21 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 def _workspace(root: str, db: str | None, force_root: str | None = None, *, watch: bool = False,
-               lsp: str = "off", lsp_background: bool = True, trust: bool = False) -> Any:
+               lsp: str = "off", lsp_background: bool = True, trust: bool = False,
+               trust_map: bool = False) -> Any:
     from codenav.workspace import Workspace
 
     forced = Path(force_root).expanduser() if force_root else None
     if forced is not None and not forced.is_dir():
         raise _UsageError(f"--force-root is not a directory: {force_root}")
     return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp,
-                     lsp_background=lsp_background, trust_project=trust)
+                     lsp_background=lsp_background, trust_project=trust, trust_map=trust_map)
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
     _configure_logging(args.log_level)
     ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp,
-                    trust=args.trust_project_config)
+                    trust=args.trust_project_config, trust_map=args.trust_map)
     # A missing map starts building now, while the MCP SDK is imported (about a second):
     # its first definitions are readable by the time the first question arrives.
     ws.start_background_build(on_done=ws.start_servers)
@@ -243,7 +259,7 @@ def _cmd_lsp(args: argparse.Namespace) -> int:
 
     _configure_logging(args.log_level)
     return serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
-                                   trust=args.trust_project_config))
+                                   trust=args.trust_project_config, trust_map=args.trust_map))
 
 
 def _print_envelope(envelope: dict[str, Any], pretty: bool) -> None:
@@ -261,7 +277,7 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
     # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
     # rather than start one it would stop again at once.
     ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False,
-                    trust=args.trust_project_config)
+                    trust=args.trust_project_config, trust_map=args.trust_map)
     try:
         envelope = anyio.run(call_tool, ws, tool, arguments)
     finally:
@@ -346,6 +362,9 @@ def _describe_freshness(fresh: object) -> str:
     from codenav.index.pipeline import Freshness
 
     assert isinstance(fresh, Freshness)
+    if fresh.untrusted:
+        return ("the map was not written by codenav on this machine: `codenav index` rebuilds "
+                "it; pass --trust-map if it comes from your own CI")
     if not fresh.built:
         return "no map yet: run `codenav index`"
     if fresh.fresh:

@@ -27,13 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codenav.files import read_project_file
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 __all__ = ["TRUST_ENV", "ProjectConfig", "Trust", "decide_trust", "project_config",
-           "user_config_path", "user_lsp"]
+           "read_toml", "user_config_path", "user_lsp"]
 
 TRUST_ENV = "CODENAV_TRUST_PROJECT_CONFIG"
 TRUST_FLAG = "--trust-project-config"
@@ -60,16 +62,22 @@ def user_config_path() -> Path:
     return Path(base) / "codenav" / "config.toml"
 
 
-def _load(path: Path) -> dict[str, Any]:
+def read_toml(path: Path, *, mine: bool = False) -> dict[str, Any]:
+    """A TOML file as a table ({} when missing, unreadable or not TOML). A project's file is
+    read like any file of the repository (regular, bounded, never blocking, not through a
+    symlink); the user's own (``mine``) may be a symlink, as dotfiles often are."""
+    text = read_project_file(path, follow_links=mine)
+    if text is None:
+        return {}
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = tomllib.loads(text)
+    except (ValueError, RecursionError):  # nesting deep enough exhausts tomllib's recursion
         return {}
     return data if isinstance(data, dict) else {}
 
 
 def _user() -> dict[str, Any]:
-    return _load(user_config_path())
+    return read_toml(user_config_path(), mine=True)
 
 
 def decide_trust(root: Path, *, flag: bool = False, forced: bool = False) -> Trust:
@@ -113,7 +121,7 @@ def project_config(root: Path | None, trust: Trust) -> ProjectConfig:
         return out
     for name, keys in ((".codenav/config.toml", ("lsp",)),
                        ("pyproject.toml", ("tool", "codenav", "lsp"))):
-        data: Any = _load(root / name)
+        data: Any = read_toml(root / name)
         for key in keys:
             data = data.get(key) if isinstance(data, dict) else None
         if not isinstance(data, dict):

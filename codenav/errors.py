@@ -3,6 +3,9 @@
     CodenavError                  INTERNAL      a bug; nothing the caller can fix
     ├── MapNotBuilt               MAP_NOT_BUILT no map yet (first build running, or never built)
     │   ├── MapIncompatible       MAP_NOT_BUILT the map was written by a newer codenav
+    │   ├── MapUntrusted          MAP_NOT_BUILT the map was not written by codenav on this
+    │   │                                       machine (shipped in a repository): rebuilt
+    │   │                                       before it is served, unless --trust-map
     │   └── MapRefused            MAP_NOT_BUILT the map's file is not codenav's to write (another
     │                                           application's database, a symlink leaving
     │                                           the root); ``codenav index`` exits 2
@@ -43,6 +46,7 @@ __all__ = [
     "MapIncompatible",
     "MapNotBuilt",
     "MapRefused",
+    "MapUntrusted",
     "NodeNotFound",
     "OutOfRoot",
     "SymbolNotFound",
@@ -80,6 +84,14 @@ class MapIncompatible(MapNotBuilt):
     """The map file was written by a newer codenav; it is left untouched."""
 
     default_hint = "Upgrade codenav, or pass --db to use a separate map file."
+
+
+class MapUntrusted(MapNotBuilt):
+    """The map carries no stamp of this user's codenav (``store/origin.py``): it came with
+    the repository or from another machine, and is not served until rebuilt or trusted."""
+
+    default_hint = ("Rebuild it: `codenav index` (codenav mcp does so by itself); if it comes "
+                    "from your own CI, pass --trust-map (or set CODENAV_TRUST_MAP=1).")
 
 
 class MapRefused(MapNotBuilt):

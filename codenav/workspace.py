@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from codenav.config import decide_trust
-from codenav.errors import MapNotBuilt
+from codenav.errors import MapNotBuilt, MapRefused, MapUntrusted
 from codenav.index.discover import discover
 from codenav.index.pipeline import (
     IndexReport,
@@ -33,7 +33,7 @@ from codenav.index.pipeline import (
 )
 from codenav.lifetime import die_with_parent_hook
 from codenav.paths import canonical, require_inside
-from codenav.store import db
+from codenav.store import db, origin
 from codenav.store.read import MapReader
 
 if TYPE_CHECKING:
@@ -71,12 +71,14 @@ class Workspace:
                  force_root: Path | None = None, watch: bool = False,
                  lsp: str = "off", lsp_background: bool = True,
                  lsp_deadlines: tuple[float, float] | None = None,
-                 trust_project: bool = False) -> None:
+                 trust_project: bool = False, trust_map: bool = False) -> None:
         self.root = canonical(root)
         self.force_root = canonical(force_root) if force_root is not None else None
         # Whether the repository's own configuration may name programs (codenav/config.py).
         self.trust = decide_trust(self.root, flag=trust_project, forced=force_root is not None)
         require_inside(self.root, self.force_root, "root")
+        # Whether a map codenav did not write here may be served (store/origin.py).
+        self.trust_map = trust_map or origin.trust_map_from_env()
         self._db_arg = db_path  # as the user named it (a first build's child is told this)
         self.db_path = db.map_path(self.root, db_path)
         require_inside(self.db_path, self.force_root, "--db")
@@ -119,7 +121,7 @@ class Workspace:
                 cached.conn.close()
             cached = MapReader(conn)
             self._local.reader, self._local.identity = cached, identity
-            self._local.checked = None
+            self._local.checked = self._local.vetted = None
         self._check_finished(cached)
         return cached
 
@@ -131,6 +133,7 @@ class Workspace:
         if self._local.checked == version and not self._local.growing:
             return
         meta = reader.meta()
+        self._check_origin(reader, meta)
         state = meta.get("building")
         growing = builder_alive(meta)
         if state == "interrupted" or (state == "1" and not growing):
@@ -138,6 +141,26 @@ class Workspace:
             raise MapNotBuilt(f"the first build of the map of {self.root} was interrupted",
                               hint="Rebuild it: `codenav index` in the root, or map_rebuild.")
         self._local.checked, self._local.growing = version, growing
+
+    def _check_origin(self, reader: MapReader, meta: dict[str, str]) -> None:
+        """Refuse a map codenav did not write here (it came with the repository, or from
+        another machine) unless the user trusts it; a trusted one is served only when its
+        schema is codenav's and its paths stay inside the root (checked once per map file)."""
+        if origin.stamped(meta):
+            return
+        if not self.trust_map:
+            if self.build.running:
+                raise self._not_built()
+            raise MapUntrusted(f"the map at {self.db_path} was not written by codenav on this "
+                               "machine (it came with the repository, or from elsewhere): it "
+                               "is not served until it is rebuilt")
+        if self._local.vetted == id(reader):
+            return
+        why = origin.foreign_rows(reader.conn, db.expected_schema())
+        if why is not None:
+            raise MapRefused(f"the map at {self.db_path} is not codenav's to serve: {why}",
+                             hint="Rebuild it: `codenav index` without --trust-map.")
+        self._local.vetted = id(reader)
 
     def first_time(self, note: str) -> bool:
         """Whether ``note`` is news to this workspace's client (said once per session: an
@@ -209,7 +232,7 @@ class Workspace:
             self.build.done.clear()
             try:
                 report = index_tree(self.root, self.db_path, full=full, paths=paths,
-                                    progress=progress)
+                                    progress=progress, trust_map=self.trust_map)
             except Exception as exc:
                 self.build.last_error = f"{type(exc).__name__}: {exc}"
                 raise
@@ -256,6 +279,8 @@ class Workspace:
                    "--log-level", "warning"]
         if self._db_arg is not None:  # only a path the user named (never the resolved one)
             command += ["--db", str(self._db_arg)]
+        if self.trust_map:
+            command.append("--trust-map")
         # (the hook only calls prctl, resolved beforehand: safe between fork and exec)
         builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE,

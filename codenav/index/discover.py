@@ -8,6 +8,7 @@ follows a symlink out of the root, and never follows a symlinked folder (no loop
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
@@ -17,11 +18,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codenav.files import read_project_file
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
 __all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir",
            "shown", "watched"]
+
+log = logging.getLogger("codenav.discover")
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _MINIFIED = re.compile(r"[.-]min\.[cm]?js$")
@@ -110,26 +114,94 @@ def discover(root: Path, max_bytes: int | None = None) -> Discovery:
 _GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
         "-c", "core.quotepath=off")
 _GIT_ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+# git opens the files it reads as they are: a FIFO blocks it until a writer comes. The ones
+# it reads before anything else are checked first; anything else (a FIFO .gitignore in an
+# untracked folder, an include.path naming one) costs at most this, then the tree is walked.
+_GIT_TIMEOUT_S = 20.0
+_GIT_DIR_FILES = ("HEAD", "config", "index", "packed-refs", "commondir", "info/exclude")
 
 
-def _git(root: Path, args: list[str], timeout: float,
+def _git(root: Path, args: list[str], timeout: float = _GIT_TIMEOUT_S,
          stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes] | None:
     """``git ARGS`` in ``root`` with the repository's program-naming settings overridden;
-    None when git is missing or fails to run."""
+    None when git is missing, fails to run or runs out of time (said in the log). Its stdin
+    is never codenav's own (an MCP server's protocol stream)."""
     try:
-        return subprocess.run([*_GIT, *args], cwd=root, input=stdin, capture_output=True,
-                              timeout=timeout, check=False, env={**os.environ, **_GIT_ENV})
+        return subprocess.run([*_GIT, *args], cwd=root, input=stdin,
+                              stdin=subprocess.DEVNULL if stdin is None else None,
+                              capture_output=True, timeout=timeout, check=False,
+                              env={**os.environ, **_GIT_ENV})
+    except subprocess.TimeoutExpired:
+        log.warning("git %s did not answer within %.0f s in %s; walking the tree instead",
+                    args[0], timeout, root)
+        return None
     except (OSError, subprocess.SubprocessError):
         return None
 
 
+def _git_hazard(root: Path) -> str | None:
+    """Why git must not be asked about ``root`` (a file it reads first is not a regular
+    file: a FIFO would stall it, a device never end), or None."""
+    for folder in (root, *root.parents):
+        dot_git = folder / ".git"
+        try:
+            info = os.stat(dot_git)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):  # a worktree or submodule: "gitdir: <path>"
+            text = read_project_file(dot_git, 4096, follow_links=True) or ""
+            target = text.strip().removeprefix("gitdir:").strip()
+            git_dir = (folder / target).resolve() if target else dot_git
+        elif stat.S_ISDIR(info.st_mode):
+            git_dir = dot_git
+        else:
+            return f"{dot_git} is not a folder or a file"
+        for name in _GIT_DIR_FILES:
+            try:
+                if not stat.S_ISREG(os.stat(git_dir / name).st_mode):
+                    return f"{git_dir / name} is not a regular file"
+            except OSError:
+                continue
+        return None
+    return None
+
+
+def _ignore_files_hazard(root: Path, tracked: list[str]) -> str | None:
+    """Why git cannot read the ``.gitignore`` files of these folders, or None."""
+    folders = {""}
+    for rel in tracked:
+        parts = rel.split("/")[:-1]
+        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    for folder in folders:
+        path = os.path.join(root, folder, ".gitignore")
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return f"{path} is not a regular file"
+        except OSError:
+            continue
+    return None
+
+
 def _git_files(root: Path) -> list[str] | None:
-    out = _git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], 60)
-    if out is None:
+    """Tracked plus untracked files that are not ignored, as git lists them; None when the
+    root is no git work tree, git is missing, or git cannot be asked safely (walk instead)."""
+    hazard = _git_hazard(root)
+    if hazard is not None:
+        log.warning("not asking git about %s: %s; walking the tree instead", root, hazard)
         return None
-    if out.returncode != 0:
+    tracked = _git(root, ["ls-files", "-z", "--cached"])
+    if tracked is None or tracked.returncode != 0:
         return None
-    names = out.stdout.decode("utf-8", "surrogateescape").split("\0")
+    names = [name for name in tracked.stdout.decode("utf-8", "surrogateescape").split("\0")
+             if name]
+    hazard = _ignore_files_hazard(root, names)
+    if hazard is not None:
+        log.warning("not asking git about %s: %s; walking the tree instead", root, hazard)
+        return None
+    others = _git(root, ["ls-files", "-z", "--others", "--exclude-standard"])
+    if others is None or others.returncode != 0:
+        return None
+    names += others.stdout.decode("utf-8", "surrogateescape").split("\0")
     return sorted({name for name in names if name})
 
 
@@ -164,8 +236,10 @@ def watched(root: Path, rels: Iterable[str]) -> list[str]:
 
 def _git_ignored(root: Path, rels: list[str]) -> set[str] | None:
     """The untracked paths among ``rels`` git ignores; None when ``root`` is no work tree."""
-    out = _git(root, ["check-ignore", "-z", "--stdin"], 30,
-               "\0".join(rels).encode("utf-8", "surrogateescape"))
+    if _git_hazard(root) is not None:
+        return None
+    out = _git(root, ["check-ignore", "-z", "--stdin"],
+               stdin="\0".join(rels).encode("utf-8", "surrogateescape"))
     if out is None or out.returncode not in (0, 1):  # 128: not a git work tree
         return None
     return {name for name in out.stdout.decode("utf-8", "surrogateescape").split("\0") if name}

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from codenav.files import read_project_file
+
 __all__ = ["IgnoreRules"]
 
 
@@ -91,9 +93,8 @@ class IgnoreRules:
 
     def load(self, folder: Path, rel: str) -> None:
         """Read ``folder/.gitignore`` (``rel`` is the folder relative to the root, '' for it)."""
-        try:
-            text = (folder / ".gitignore").read_text("utf-8", errors="replace")
-        except OSError:
+        text = read_project_file(folder / ".gitignore")
+        if text is None:
             return
         rules = [rule for rule in map(_parse, text.splitlines()) if rule is not None]
         if rules:

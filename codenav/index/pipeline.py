@@ -17,7 +17,6 @@ import logging
 import multiprocessing
 import os
 import sqlite3
-import stat
 import threading
 import time
 import uuid
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from codenav import __version__
-from codenav.errors import MapNotBuilt
+from codenav.errors import MapNotBuilt, MapRefused
+from codenav.files import read_regular
 from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
 from codenav.index.extract import PARSE_DEADLINE_S, ParseTimeout, extract
 from codenav.index.languages import by_extension, language_of
@@ -41,7 +41,7 @@ from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
 from codenav.lifetime import die_with_parent
 from codenav.model import FileFacts
-from codenav.store import db
+from codenav.store import db, origin
 from codenav.store.write import FileRow, FileRows, MapWriter, encode
 
 __all__ = [
@@ -142,7 +142,7 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     assert lang is not None
     indexed_ns = time.time_ns()
     try:
-        data = _read_regular(full)
+        data = read_regular(full, MAX_FILE_BYTES)
     except OSError:
         return FileFacts(rel, lang.code, size, mtime_ns, "", status="unreadable",
                          indexed_ns=indexed_ns)
@@ -181,21 +181,6 @@ def file_budget() -> float:
         return max(0.1, float(os.environ.get("CODENAV_FILE_BUDGET", PARSE_DEADLINE_S)))
     except ValueError:
         return PARSE_DEADLINE_S
-
-
-def _read_regular(full: str) -> bytes:
-    """Up to one byte more than ``MAX_FILE_BYTES`` of a regular file. Opened without blocking
-    and checked after opening: a file replaced by a FIFO since it was listed would otherwise
-    block the run for good (OSError when it is not a regular file)."""
-    fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{full} is not a regular file")
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
 
 
 def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
@@ -266,14 +251,16 @@ def _is_current(row: FileRow, candidate: Candidate) -> bool:
 
 def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
                paths: Collection[str] | None = None, jobs: int | None = None,
-               progress: Progress | None = None, progressive: bool = False) -> IndexReport:
+               progress: Progress | None = None, progressive: bool = False,
+               trust_map: bool = False) -> IndexReport:
     """Bring the map of ``root`` up to date.
 
     ``full`` re-parses every file, or with ``paths`` every file under those repo-relative
     files or folders; ``paths`` alone limits an incremental run to them. ``progressive``:
     a first build (no map yet, or an interrupted one) commits as it goes, marked
     ``building`` in meta, so that readers can answer from the definitions written so far;
-    any other run stays one transaction.
+    any other run stays one transaction. A map codenav did not write here is rebuilt from
+    nothing unless ``trust_map`` (or ``$CODENAV_TRUST_MAP``) adopts it (``_claim``).
     """
     started = time.perf_counter()
     root = root.resolve()
@@ -281,7 +268,8 @@ def index_tree(root: Path, db_path: Path | None = None, *, full: bool = False,
     found = discover(root)
     report = _execute(root, db_path, found, started, full=full, paths=paths,
                       workers=jobs or _default_jobs(), progress=progress,
-                      progressive=progressive)
+                      progressive=progressive,
+                      trust_map=trust_map or origin.trust_map_from_env())
     assert report is not None  # the long busy timeout waits for other writers
     return report
 
@@ -352,7 +340,7 @@ _BUILDER_POLL_S = 0.2
 def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,
              paths: Collection[str] | None, workers: int, progress: Progress | None,
              busy_timeout: float | None = None, whole_link: bool = True,
-             progressive: bool = False) -> IndexReport | None:
+             progressive: bool = False, trust_map: bool = False) -> IndexReport | None:
     """One run; waits (up to ``busy_timeout``, None: as long as it takes) while another
     process builds the map's first version, whose commits as it goes would otherwise let
     this run in between them."""
@@ -361,7 +349,8 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
         try:
             return _execute_once(root, db_path, found, started, full=full, paths=paths,
                                  workers=workers, progress=progress, busy_timeout=busy_timeout,
-                                 whole_link=whole_link, progressive=progressive)
+                                 whole_link=whole_link, progressive=progressive,
+                                 trust_map=trust_map)
         except _BuilderBusy:
             if waited_until is not None and time.monotonic() + _BUILDER_POLL_S > waited_until:
                 return None  # a quick refresh does not wait out a first build
@@ -385,19 +374,53 @@ def builder_alive(meta: dict[str, str]) -> bool:
     return True
 
 
+def _claim(conn: sqlite3.Connection, db_path: Path, trust_map: bool) -> str:
+    """Whether the map in ``conn`` (inside the write transaction, nothing written yet) is
+    ``ours`` (stamped here, see ``store/origin.py``), ``new`` (empty, or not stamped but
+    trusted by the user and fit to serve: it gets stamped) or must be ``reset`` (rebuilt
+    from nothing: it came from elsewhere, a repository perhaps). A trusted map that is unfit
+    is refused (MapRefused: ``codenav index`` exits 2)."""
+    version = db.schema_version(conn)
+    if version == 0:
+        return "new"
+    try:
+        known = db.read_meta(conn)
+    except sqlite3.DatabaseError:
+        known = {}
+    if origin.stamped(known):
+        return "ours"
+    if not trust_map:
+        log.info("the map at %s was not written by codenav on this machine: rebuilding it",
+                 db_path)
+        return "reset"
+    if version != db.SCHEMA_VERSION:
+        return "new"  # rebuilt by ensure_schema all the same
+    why = origin.foreign_rows(conn, db.expected_schema())
+    if why is not None:
+        raise MapRefused(f"the map at {db_path} is not codenav's to serve: {why}",
+                         hint="Delete it (the map is derived data) and run `codenav index`, "
+                              "or leave out --trust-map to have it rebuilt.")
+    return "new"
+
+
 def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *, full: bool,
                   paths: Collection[str] | None, workers: int, progress: Progress | None,
                   busy_timeout: float | None, whole_link: bool,
-                  progressive: bool) -> IndexReport | None:
+                  progressive: bool, trust_map: bool = False) -> IndexReport | None:
     phases = {"discover": time.perf_counter() - started}
     conn = db.connect_writer(db_path, busy_timeout)
     try:
         with db.write_transaction(conn):
             if not whole_link and db.schema_version(conn) != db.SCHEMA_VERSION:
                 return None
-            rebuilt = db.ensure_schema(conn, db_path)
+            claim = _claim(conn, db_path, trust_map)
+            if claim == "reset" and not whole_link:
+                return None  # a quick refresh leaves a map codenav did not write to a full run
+            rebuilt = db.ensure_schema(conn, db_path, reset=claim == "reset")
             writer = MapWriter(conn)
-            known = db.read_meta(conn)
+            known = {} if claim == "reset" else db.read_meta(conn)
+            if claim != "ours":  # stamped before the first commit a reader may see
+                writer.set_meta(origin.new_stamp(known.get("map_id")))
             building = known.get("building")
             if known.get("building_pid") != str(os.getpid()) and builder_alive(known):
                 raise _BuilderBusy
@@ -638,6 +661,7 @@ class Freshness:
     """How the map compares with the tree (``codenav index --check``)."""
 
     built: bool
+    untrusted: bool = False  # there is a map, but codenav did not write it here
     changed: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -647,12 +671,14 @@ class Freshness:
         return self.built and not (self.changed or self.added or self.removed)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"built": self.built, "fresh": self.fresh, "changed": self.changed,
+        return {"built": self.built, "untrusted": self.untrusted, "fresh": self.fresh,
+                "changed": self.changed,
                 "added": self.added, "removed": self.removed}
 
 
-def check(root: Path, db_path: Path | None = None) -> Freshness:
-    """Compare the map with the tree without writing anything."""
+def check(root: Path, db_path: Path | None = None, *, trust_map: bool = False) -> Freshness:
+    """Compare the map with the tree without writing anything. A map codenav did not write
+    here counts as missing (``untrusted``) unless ``trust_map`` (or ``$CODENAV_TRUST_MAP``)."""
     root = root.resolve()
     db_path = db.map_path(root, db_path)
     try:
@@ -660,6 +686,12 @@ def check(root: Path, db_path: Path | None = None) -> Freshness:
     except MapNotBuilt:
         return Freshness(built=False)
     try:
+        if not origin.stamped(db.read_meta(conn)):
+            if not (trust_map or origin.trust_map_from_env()):
+                return Freshness(built=False, untrusted=True)
+            why = origin.foreign_rows(conn, db.expected_schema())
+            if why is not None:
+                raise MapRefused(f"the map at {db_path} is not codenav's to serve: {why}")
         rows = MapWriter.known_rows(conn)
     finally:
         conn.close()
@@ -681,7 +713,7 @@ def _content_changed(root: Path, candidate: Candidate, row: FileRow) -> bool:
     if candidate.size > MAX_FILE_BYTES:
         return row[4] != "too_large" or row[1] != candidate.size
     try:
-        data = (root / candidate.path).read_bytes()
+        data = read_regular(root / candidate.path, MAX_FILE_BYTES)
     except OSError:
         return True
     return not row[3] or file_hash(data) != row[3]

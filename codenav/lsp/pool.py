@@ -37,13 +37,25 @@ from lsprotocol import types as T
 
 from codenav.config import Trust
 from codenav.errors import LspFailed, LspTimeout, LspUnavailable
+from codenav.files import read_source
+from codenav.index.discover import MAX_FILE_BYTES
 from codenav.lsp.client import (
     LspClient,
     LspRequestTimeout,
     LspResponseError,
     LspServerExited,
 )
-from codenav.lsp.servers import Family, ServerSpec, families, family_of, find_command, language_id
+from codenav.lsp.servers import (
+    Family,
+    NotRestrictable,
+    ServerSpec,
+    families,
+    family_of,
+    find_command,
+    language_id,
+    restricted,
+    withheld,
+)
 
 __all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus", "server_settings"]
 
@@ -73,6 +85,7 @@ class SlotStatus:
     error: str | None
     stderr_tail: str
     install: str | None
+    withheld: str | None  # what an untrusted project's server is not given (servers.toml)
 
 
 @dataclass(slots=True)
@@ -164,7 +177,8 @@ class LspPool:
                 server=slot.spec.name if slot.spec else None, state=slot.state,
                 restarts=slot.restarts, pid=client.pid if client is not None else None,
                 error=slot.error, stderr_tail=tail[-_STDERR_SHOWN:],
-                install=slot.family.install_hint if slot.state == "not_installed" else None))
+                install=slot.family.install_hint if slot.state == "not_installed" else None,
+                withheld=withheld(slot.family, slot.spec)))
         return out
 
     async def run(self, coro: Coroutine[Any, Any, R]) -> R:
@@ -308,8 +322,8 @@ class LspPool:
                                  "configuration", language=code,
                                  hint="Remove `enabled = false` from the [lsp] configuration.")
         if slot.state == "untrusted":
-            raise LspUnavailable(f"{slot.family.untrusted}: it starts only for a trusted "
-                                 "project", language=code,
+            why = slot.family.untrusted or slot.error or "it would run the project's code"
+            raise LspUnavailable(f"{why}: it starts only for a trusted project", language=code,
                                  hint=Trust(False, "").allow + ", or pass source:'map'.")
         if slot.state == "failed":
             raise LspFailed(f"{slot.name} crashed "
@@ -335,6 +349,12 @@ class LspPool:
             slot.state = "not_installed"
             slot.spec = slot.family.servers[0] if slot.family.servers else None
             return
+        if not slot.family.trusted:  # nothing executable from the repository
+            try:
+                slot.spec = restricted(spec, argv, self.root)
+            except NotRestrictable as exc:
+                slot.state, slot.error = "untrusted", str(exc)
+                return
         self._start(slot)
 
     def _start(self, slot: _Slot) -> None:
@@ -443,7 +463,7 @@ class LspPool:
             signature = (0, 0)
         known = slot.documents.get(path)
         if known is None or not client.is_open(absolute):
-            text = _read(absolute)
+            text = _read(self.root, path)
             client.open_document(absolute, text, language_id(slot.family, code, path))
             slot.documents[path] = signature
             while len(slot.documents) > MAX_OPEN_DOCUMENTS:
@@ -453,7 +473,7 @@ class LspPool:
         else:
             slot.documents.move_to_end(path)
             if known != signature:
-                client.change_document(absolute, _read(absolute))
+                client.change_document(absolute, _read(self.root, path))
                 slot.documents[path] = signature
         return client.uri_for(absolute)
 
@@ -495,8 +515,8 @@ def _field(value: Any, name: str) -> Any:
     return getattr(value, name, None)
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return ""
+def _read(root: Path, path: str) -> str:
+    """A document's text for the server: a regular file inside the root, of mappable size
+    (a path from the map is checked like an argument), else empty."""
+    data = read_source(root, path, MAX_FILE_BYTES)
+    return "" if data is None else data[:MAX_FILE_BYTES].decode("utf-8", "replace")

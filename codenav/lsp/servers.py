@@ -17,6 +17,7 @@ project.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -33,10 +34,20 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Family", "ServerSpec", "cache_dir", "families", "family_of", "find_command",
-           "install", "language_id", "search_path"]
+__all__ = ["Family", "NotRestrictable", "Restriction", "ServerSpec", "bundled_tsserver",
+           "cache_dir", "families", "family_of", "find_command", "install", "language_id",
+           "restricted", "search_path", "withheld"]
 
 _TABLE = Path(__file__).with_name("servers.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """How a server starts for a project that is not trusted (servers.toml ``untrusted``)."""
+
+    settings: dict[str, Any] | None = None
+    initialization_options: dict[str, Any] | None = None
+    withheld: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +63,7 @@ class ServerSpec:
     package_root_setting: str | None = None  # dotted setting for a package root's parent
     env: dict[str, str] | None = None  # set for the server's process (safety switches)
     runs_project_code: bool = False  # build scripts, a build tool: only for trusted projects
+    untrusted: Restriction | None = None  # what changes for a project that is not trusted
 
     @property
     def signals_loaded(self) -> bool:
@@ -69,6 +81,7 @@ class Family:
     enabled: bool = True
     overridden: bool = field(default=False, compare=False)
     untrusted: str | None = None  # why its server does not start for an untrusted project
+    trusted: bool = False  # the project is trusted: no server is restricted
 
     @property
     def install_hint(self) -> str:
@@ -80,6 +93,14 @@ class Family:
         return f"Install {first.name}: `{first.install}`{cached}."
 
 
+def _restriction(row: Any) -> Restriction | None:
+    if not isinstance(row, dict):
+        return None
+    return Restriction(settings=row.get("settings"),
+                       initialization_options=row.get("initialization_options"),
+                       withheld=str(row.get("withheld", "")))
+
+
 def _spec(row: dict[str, Any]) -> ServerSpec:
     return ServerSpec(
         name=str(row["name"]), command=tuple(row["command"]), install=str(row.get("install", "")),
@@ -87,7 +108,8 @@ def _spec(row: dict[str, Any]) -> ServerSpec:
         initialization_options=row.get("initialization_options"),
         ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"),
         package_root_setting=row.get("package_root_setting"), env=row.get("env"),
-        runs_project_code=bool(row.get("runs_project_code", False)))
+        runs_project_code=bool(row.get("runs_project_code", False)),
+        untrusted=_restriction(row.get("untrusted")))
 
 
 @cache
@@ -117,7 +139,7 @@ def families(root: Path | None = None, trust: Trust | None = None) -> dict[str, 
             runner = next(s for s in family.servers if s.runs_project_code)
             family = replace(family, untrusted=f"{runner.name} runs the project's own code "
                                                "(build scripts, its build tool)")
-        out[name] = family
+        out[name] = replace(family, trusted=trust.trusted)
     return out
 
 
@@ -127,15 +149,104 @@ def _overridden(family: Family, row: dict[str, Any]) -> Family:
     command = row.get("command")
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         first = family.servers[0] if family.servers else None
+        # a known server under another path keeps what an untrusted project needs of it
+        known = next((s for s in family.servers
+                      if Path(s.command[0]).name == Path(command[0]).name), None)
         custom = ServerSpec(name=str(row.get("name", command[0])), command=tuple(command),
                             install=first.install if first else "",
-                            settings=first.settings if first else None)
+                            settings=first.settings if first else None,
+                            untrusted=known.untrusted if known else None)
         family = replace(family, servers=(custom,), overridden=True)
     settings = row.get("settings")
     if isinstance(settings, dict):
         family = replace(family, servers=tuple(replace(s, settings=settings)
                                                for s in family.servers), overridden=True)
     return family
+
+
+def withheld(family: Family, spec: ServerSpec | None = None) -> str | None:
+    """What ``spec`` (by default the family's first server) is not given from an untrusted
+    project, for map_status; None when the project is trusted or nothing is withheld."""
+    if family.trusted:
+        return None
+    if family.untrusted:
+        return f"the server itself: {family.untrusted}"
+    spec = spec or (family.servers[0] if family.servers else None)
+    return spec.untrusted.withheld if spec is not None and spec.untrusted else None
+
+
+class NotRestrictable(Exception):
+    """A server cannot be started so that it takes nothing executable from the repository."""
+
+
+def restricted(spec: ServerSpec, argv: list[str], root: Path) -> ServerSpec:
+    """``spec`` as it starts for a project that is not trusted: its ``untrusted`` settings
+    and initialization options merged under its own (a key already set wins), with the
+    placeholders filled in. NotRestrictable when a placeholder has no safe value."""
+    rule = spec.untrusted
+    if rule is None:
+        return spec
+    values = {"{python}": sys.executable}
+    if "{bundled_tsserver}" in repr(rule):
+        tsserver = bundled_tsserver(argv[0], root)
+        if tsserver is None:
+            raise NotRestrictable(
+                f"{spec.name} would load the repository's own TypeScript: no tsserver.js was "
+                f"found installed beside {argv[0]} (outside the repository)")
+        values["{bundled_tsserver}"] = str(tsserver)
+    return replace(spec, settings=_under(spec.settings, _filled(rule.settings, values)),
+                   initialization_options=_under(spec.initialization_options,
+                                                 _filled(rule.initialization_options, values)))
+
+
+def _filled(value: Any, values: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _filled(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_filled(v, values) for v in value]
+    return values.get(value, value) if isinstance(value, str) else value
+
+
+def _under(own: dict[str, Any] | None, extra: Any) -> dict[str, Any] | None:
+    """``own`` with ``extra``'s keys added where ``own`` has none (recursively)."""
+    if not isinstance(extra, dict):
+        return own
+    out = dict(own or {})
+    for key, value in extra.items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(out[key], dict) and isinstance(value, dict):
+            out[key] = _under(out[key], value)
+    return out
+
+
+def bundled_tsserver(program: str, root: Path) -> Path | None:
+    """The ``typescript/lib/tsserver.js`` that ``program`` (typescript-language-server)
+    resolves as its own, as Node's ``require.resolve`` from its real location would: the
+    first ``node_modules/typescript`` up from it with a versioned package.json — provided it
+    lies outside ``root`` (a server installed inside the repository has no TypeScript of
+    its own to offer)."""
+    here = Path(os.path.realpath(program)).parent
+    real_root = Path(os.path.realpath(root))
+    for folder in (here, *here.parents):
+        if folder.name == "node_modules":
+            continue
+        package = folder / "node_modules" / "typescript"
+        tsserver = package / "lib" / "tsserver.js"
+        if not tsserver.is_file():
+            continue
+        real = Path(os.path.realpath(tsserver))
+        if real.is_relative_to(real_root) or not _versioned(package / "package.json"):
+            return None
+        return real
+    return None
+
+
+def _versioned(package_json: Path) -> bool:
+    try:
+        return bool(json.loads(package_json.read_text("utf-8")).get("version"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def family_of(code: str, table: dict[str, Family] | None = None) -> Family | None:

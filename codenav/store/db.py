@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -26,6 +27,7 @@ __all__ = [
     "connect_writer",
     "default_db_path",
     "ensure_schema",
+    "expected_schema",
     "index_statements",
     "map_path",
     "read_meta",
@@ -57,22 +59,33 @@ def default_db_path(root: Path) -> Path:
 
 def map_path(root: Path, explicit: Path | None = None) -> Path:
     """Where the map of ``root`` is: the path the user named (``--db``, ``$CODENAV_DB``),
-    or ``ROOT/.codenav/map.db`` — which a repository could ship as a symlink to another
-    application's files: a ``.codenav`` folder or map file leading out of the root is
-    refused (MapRefused), never followed."""
+    or ``ROOT/.codenav/map.db``. There a repository could ship a symlink to another
+    application's files, or to one of its own tracked files (which the map would then
+    overwrite), or a hard link sharing a tracked file's bytes: a ``.codenav`` folder, map
+    file or SQLite companion that is a symlink, or a map file with other links, is refused
+    (MapRefused), never followed."""
     if explicit is not None or os.environ.get("CODENAV_DB"):
         return explicit if explicit is not None else default_db_path(root)
-    real_root = root.resolve()
     folder = root / MAP_DIR
     targets = [folder, *(folder / f"{MAP_FILE}{suffix}" for suffix in _COMPANIONS)]
     for path in targets:
-        if not path.is_symlink():
+        try:
+            info = path.lstat()
+        except OSError:
             continue
-        target = path.resolve()
-        if not target.is_relative_to(real_root):
+        if stat.S_ISLNK(info.st_mode):
             raise MapRefused(
-                f"{path} is a symlink to {target}, outside the root: codenav does not follow "
-                "it (a repository could point it at another application's database)")
+                f"{path} is a symlink (to {os.path.realpath(path)}): codenav does not write "
+                "its map through a link a repository could point at another file",
+                hint="Delete the link (the map is derived data), or pass --db PATH to keep the "
+                     "map elsewhere.")
+        if path != folder and (not stat.S_ISREG(info.st_mode) or info.st_nlink > 1):
+            what = "not a regular file" if not stat.S_ISREG(info.st_mode) else "hard-linked"
+            raise MapRefused(
+                f"{path} is not a file of its own ({what}): writing the map there would "
+                "change another file",
+                hint="Delete it (the map is derived data), or pass --db PATH to keep the map "
+                     "elsewhere.")
     return folder / MAP_FILE
 
 
@@ -95,6 +108,7 @@ def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Con
                                else busy_timeout, isolation_level=None,
                                check_same_thread=False)
         _check_ours(conn, path)
+        conn.execute("PRAGMA trusted_schema=OFF")  # a view or trigger calls no risky function
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA temp_store=MEMORY")
@@ -131,6 +145,7 @@ def connect_reader(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=_READER_BUSY_S,
                                isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA query_only=1")
+        conn.execute("PRAGMA trusted_schema=OFF")
         _check_ours(conn, path)
         version = schema_version(conn)
         conn.set_authorizer(read_only_authorizer)
@@ -226,28 +241,45 @@ def index_statements() -> list[tuple[str, str]]:
     return out
 
 
-def ensure_schema(conn: sqlite3.Connection, path: Path) -> bool:
+def ensure_schema(conn: sqlite3.Connection, path: Path, *, reset: bool = False) -> bool:
     """Inside a write transaction: create or rebuild the schema; True when it was (re)made.
 
-    A map written by a newer codenav is refused, never touched.
+    ``reset`` rebuilds it whatever its version: every table, view, trigger and statistic
+    goes (a map codenav did not write may carry triggers that would run on its writes).
+    A map written by a newer codenav is refused, never touched, unless ``reset``.
     """
     version = schema_version(conn)
-    if version == SCHEMA_VERSION:
+    if version == SCHEMA_VERSION and not reset:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")  # made before the marker
         return False
-    if version > SCHEMA_VERSION:
+    if version > SCHEMA_VERSION and not reset:
         _check_version(version, path)
     existing = conn.execute(
-        "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') "
-        "AND name NOT LIKE 'sqlite_%'").fetchall()
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view', 'table') "
+        "AND (name NOT LIKE 'sqlite_%' OR name LIKE 'sqlite_stat%') "
+        "ORDER BY CASE type WHEN 'trigger' THEN 0 WHEN 'view' THEN 1 ELSE 2 END").fetchall()
     for kind, name in existing:
-        conn.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
+        conn.execute(f'DROP {kind.upper()} IF EXISTS "{name.replace(chr(34), chr(34) * 2)}"')
     for statement in _schema_statements():
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     return True
+
+
+@cache
+def expected_schema() -> dict[str, str]:
+    """name -> CREATE statement (whitespace folded) of every object a map of this schema
+    has, as SQLite stores them: what a map codenav did not write is compared with."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        for statement in _schema_statements():
+            memory.execute(statement)
+        return {name: " ".join(sql.split()) for name, sql in memory.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")}
+    finally:
+        memory.close()
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, str]:

@@ -27,6 +27,8 @@ from codenav.errors import (
     NodeNotFound,
     SymbolNotFound,
 )
+from codenav.files import read_source
+from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_extension, language_of
 from codenav.paths import relative_path, require_relative
@@ -121,7 +123,10 @@ _SPLIT_FILES = 64
 _SPLIT_LOCK = threading.Lock()
 
 
-def _split_file(absolute: str) -> list[str]:
+def _split_file(root: Path, path: str) -> list[str]:
+    """The lines of repo-relative ``path`` (a path from the map or an argument: read only
+    inside the root, as a regular file of mappable size; none otherwise)."""
+    absolute = f"{root}/{path}"
     try:
         info = os.stat(absolute)
     except OSError:
@@ -131,11 +136,10 @@ def _split_file(absolute: str) -> list[str]:
         if kept is not None and kept[0] == info.st_size and kept[1] == info.st_mtime_ns:
             _SPLIT.move_to_end(absolute)
             return kept[2]
-    try:
-        with open(absolute, "rb") as handle:
-            lines = _text_lines(handle.read())
-    except OSError:
+    data = read_source(root, path, MAX_FILE_BYTES)
+    if data is None:
         return []
+    lines = _text_lines(data[:MAX_FILE_BYTES])
     with _SPLIT_LOCK:
         _SPLIT[absolute] = (info.st_size, info.st_mtime_ns, lines)
         while len(_SPLIT) > _SPLIT_FILES:
@@ -165,19 +169,15 @@ class Lines:
     def line(self, path: str, line: int) -> str | None:
         lines = self._files.get(path)
         if lines is None:
-            lines = self._files[path] = _split_file(f"{self.root}/{path}")
+            lines = self._files[path] = _split_file(self.root, path)
         if 1 <= line <= len(lines):
             text = lines[line - 1].strip()
             return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
         return None
 
     def source(self, path: str, start: int, end: int) -> str | None:
-        try:
-            with open(self.root / path, "rb") as handle:
-                handle.seek(start)
-                return handle.read(end - start).decode("utf-8", "replace")
-        except OSError:
-            return None
+        data = read_source(self.root, path, MAX_FILE_BYTES)
+        return None if data is None else data[start:end].decode("utf-8", "replace")
 
 
 @dataclass
@@ -432,9 +432,8 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
 
 def _identifier_at(ws: Workspace, path: str, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering (line, UTF-16 col) in the file on disk, and where it starts."""
-    try:
-        data = (ws.root / path).read_bytes()
-    except OSError:
+    data = read_source(ws.root, path, MAX_FILE_BYTES)
+    if data is None:
         return None
     lang = language_of(path, data)
     return identifier_at(lang, data, line, col) if lang is not None else None
@@ -451,11 +450,7 @@ def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: i
 
 
 def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:
-    try:
-        with open(ws.root / path, "rb") as handle:
-            text = _text_lines(handle.read())
-    except OSError:
-        return 1
+    text = _split_file(ws.root, path)
     if not 1 <= line <= len(text):
         return 1
     found = re.search(r"[^\W\d]", text[line - 1])

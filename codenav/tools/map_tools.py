@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
 from codenav.paths import relative_path
@@ -32,11 +32,6 @@ from codenav.tools.outline import entries, outline_answer
 from codenav.tools.rows import Detail, place, span
 from codenav.words import name_words
 from codenav.workspace import Workspace
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEARCH"]
 
@@ -67,10 +62,7 @@ def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
     """Console scripts, conventional entry files ((path, language) pairs already found
     under the focus) and top-level main() functions, at most 20."""
     found: list[dict[str, Any]] = []
-    try:
-        project = tomllib.loads((ws.root / "pyproject.toml").read_text("utf-8"))
-    except (OSError, ValueError):
-        project = {}
+    project = read_toml(ws.root / "pyproject.toml")
     scripts = project.get("project", {}).get("scripts", {})
     for script, target in scripts.items() if isinstance(scripts, dict) else ():
         module, _, attr = str(target).partition(":")

@@ -11,7 +11,7 @@ from pydantic import Field
 from codenav.config import project_config
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, MapNotBuilt
-from codenav.lsp.servers import families
+from codenav.lsp.servers import families, withheld
 from codenav.paths import relative_path
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
 from codenav.tools.common import relinking
@@ -43,10 +43,12 @@ def _servers(ws: Workspace) -> dict[str, Any]:
         held = set()
     pool = ws.started_pool  # asking about servers starts none (nor the pool's thread)
     if pool is None:
-        idle = [{"family": name, "languages": list(family.languages), "server": None,
-                 "state": "idle", "restarts": 0}
-                for name, family in families(ws.root, ws.trust).items() if held.intersection(
-                    family.languages)]
+        idle = []
+        for name, family in families(ws.root, ws.trust).items():
+            if held.intersection(family.languages):
+                row: dict[str, Any] = {"family": name, "languages": list(family.languages),
+                                       "server": None, "state": "idle", "restarts": 0}
+                idle.append(_with_withheld(row, withheld(family)))
         return {"state": "auto", "servers": idle}
     servers = []
     for slot in pool.status():
@@ -63,8 +65,15 @@ def _servers(ws: Workspace) -> dict[str, Any]:
             item["install"] = slot.install
         if slot.stderr_tail and slot.state in ("failed", "warming", "starting"):
             item["stderrTail"] = slot.stderr_tail[-600:]
-        servers.append(item)
+        servers.append(_with_withheld(item, slot.withheld))
     return {"state": "auto", "servers": servers}
+
+
+def _with_withheld(item: dict[str, Any], what: str | None) -> dict[str, Any]:
+    """A server's row with what it is not given because the project is not trusted."""
+    if what:
+        item["withheld"] = what
+    return item
 
 
 async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> Answer:

@@ -16,6 +16,8 @@ import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from codenav.files import read_project_file, safe_relative
+
 __all__ = ["ConfigReader", "ModuleSystem", "config_reader", "module_system", "no_config"]
 
 # Reads a project file by repo-relative path (``go.mod``, ``tsconfig.json``, ``composer.json``):
@@ -29,15 +31,9 @@ def config_reader(root: Path | None) -> ConfigReader:
     """A :data:`ConfigReader` of the tree at ``root`` (None: a tree with no files)."""
 
     def read(rel: str) -> str | None:
-        if root is None or not rel or rel.startswith("/") or ".." in rel.split("/"):
+        if root is None or not safe_relative(rel):
             return None
-        path = root / rel
-        try:
-            if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_CONFIG_BYTES:
-                return None
-            return path.read_text("utf-8", "replace")
-        except OSError:
-            return None
+        return read_project_file(root / rel, _MAX_CONFIG_BYTES)
 
     return read
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -99,7 +100,7 @@ def test_another_applications_database_is_refused_and_left_untouched(tmp_path: P
         db.connect_writer(path)
 
 
-def test_a_map_folder_or_file_symlinked_out_of_the_root_is_not_followed(
+def test_a_map_folder_or_file_that_is_a_link_is_never_written_through(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CODENAV_DB", raising=False)
     root, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
@@ -107,7 +108,7 @@ def test_a_map_folder_or_file_symlinked_out_of_the_root_is_not_followed(
     elsewhere.mkdir()
     assert db.map_path(root) == root / ".codenav" / "map.db"
     (root / ".codenav").symlink_to(elsewhere)
-    with pytest.raises(MapRefused, match="outside the root"):
+    with pytest.raises(MapRefused, match="is a symlink"):
         db.map_path(root)
     (root / ".codenav").unlink()
     (root / ".codenav").mkdir()
@@ -117,7 +118,22 @@ def test_a_map_folder_or_file_symlinked_out_of_the_root_is_not_followed(
         with pytest.raises(MapRefused, match=name):
             db.map_path(root)
         link.unlink()
-    (root / ".codenav" / "map.db").symlink_to(root / "inside.db")  # inside: allowed
+    # inside the root too: a link to a tracked file would have the map overwrite it
+    (root / "pkg").mkdir()
+    tracked = root / "pkg" / "__init__.py"
+    tracked.write_bytes(b"")
+    (root / ".codenav" / "map.db").symlink_to(tracked)
+    with pytest.raises(MapRefused, match="is a symlink"):
+        db.map_path(root)
+    (root / ".codenav" / "map.db").unlink()
+    os.link(tracked, root / ".codenav" / "map.db")  # a hard link shares its bytes
+    with pytest.raises(MapRefused, match="hard-linked"):
+        db.map_path(root)
+    (root / ".codenav" / "map.db").unlink()
+    (root / ".codenav" / "map.db-wal").mkdir()
+    with pytest.raises(MapRefused, match="not a regular file"):
+        db.map_path(root)
+    (root / ".codenav" / "map.db-wal").rmdir()
     assert db.map_path(root) == root / ".codenav" / "map.db"
     # a path the user names is theirs to choose
     assert db.map_path(root, elsewhere / "map.db") == elsewhere / "map.db"
