@@ -326,7 +326,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 def _cmd_servers(args: argparse.Namespace) -> int:
     from codenav.config import decide_trust
-    from codenav.lsp.servers import families, find_command, install
+    from codenav.lsp.servers import families, find_command, install, withheld
 
     if args.action == "install":
         if not args.family:
@@ -342,7 +342,8 @@ def _cmd_servers(args: argparse.Namespace) -> int:
                      "enabled": family.enabled,
                      "server": found[0].name if found else None,
                      "command": found[1] if found else None,
-                     "install": None if found else family.install_hint})
+                     "install": None if found else family.install_hint,
+                     "withheld": withheld(family, found[0] if found else None)})
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
@@ -351,6 +352,8 @@ def _cmd_servers(args: argparse.Namespace) -> int:
                  f"{row['server']}: {' '.join(row['command'])}" if row["server"] else
                  f"not installed — {row['install']}")
         print(f"{row['family']:<11} {','.join(row['languages']):<12} {state}")
+        if row["withheld"] and row["enabled"]:
+            print(f"{'':<24} untrusted project: not given {row['withheld']}")
     return EXIT_OK
 
 

@@ -8,6 +8,7 @@ marker path that must never appear, a database that must stay byte for byte the 
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -19,8 +20,13 @@ __all__ = [
     "bom_file",
     "build_all",
     "cr_only_file",
+    "crafted_map",
     "deep_attribute_chain",
     "deep_call_nesting",
+    "device_link",
+    "fake_interpreter",
+    "fake_typescript",
+    "fifo",
     "fifo_source",
     "hostile_git_config",
     "other_apps_database",
@@ -135,6 +141,70 @@ def cr_only_file(root: Path) -> Path:
     """A file whose lines end in a lone carriage return (classic Mac)."""
     path = root / "cr_only.py"
     path.write_bytes(b"def one():\r    return 1\r\r\rdef two():\r    return one()\r")
+    return path
+
+
+def _script_marking(marker: Path, then: str) -> str:
+    """A shell script that leaves ``marker`` (with its arguments) and then runs ``then``."""
+    return f'#!/bin/sh\necho "$0 $*" >> {marker}\nexec {then} "$@"\n'
+
+
+def fake_interpreter(root: Path, marker: Path, real_python: str) -> Path:
+    """A virtualenv in the repository (``.venv``) whose ``bin/python`` leaves ``marker`` and
+    then runs the real interpreter (so that whatever asked it still gets an answer):
+    pyright's search-path probe runs it when nothing else names an interpreter."""
+    venv = root / ".venv"
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
+    (venv / "pyvenv.cfg").write_text(f"home = {Path(real_python).parent}\n", encoding="utf-8")
+    for name in ("python", "python3"):
+        script = venv / "bin" / name
+        script.write_text(_script_marking(marker, real_python), encoding="utf-8")
+        script.chmod(0o755)
+    return marker
+
+
+def fake_typescript(folder: Path, marker: Path, real_tsserver: Path, *,
+                    layout: str = "node_modules/typescript") -> Path:
+    """A TypeScript under ``folder`` (``layout``: ``node_modules/typescript``,
+    ``.yarn/sdks/typescript``, ``.vscode/pnpify/typescript``) whose ``lib/tsserver.js`` leaves
+    ``marker`` and then runs the real tsserver, with a package.json carrying a version:
+    typescript-language-server prefers a workspace's TypeScript over its own."""
+    package = folder / layout
+    (package / "lib").mkdir(parents=True, exist_ok=True)
+    (package / "package.json").write_text('{"name": "typescript", "version": "5.9.3"}\n',
+                                          encoding="utf-8")
+    mark = f"require('fs').appendFileSync({json.dumps(str(marker))}, process.argv.join(' '));"
+    (package / "lib" / "tsserver.js").write_text(
+        f"{mark}\nrequire({json.dumps(str(real_tsserver))});\n", encoding="utf-8")
+    return marker
+
+
+def crafted_map(root: Path, rel: str, target: str, *, keep_stamp: bool = False) -> None:
+    """Point the indexed file ``rel`` of ``root``'s map at ``target`` (an absolute path
+    outside the root, or one that climbs out with ``..``), as a map shipped in a repository
+    can: its nodes then name bytes of that file. Without ``keep_stamp`` the map loses this
+    machine's stamp too, as any map made elsewhere has none."""
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    with conn:
+        conn.execute("UPDATE files SET path = ? WHERE path = ?", (target, rel))
+        if not keep_stamp:
+            conn.execute("DELETE FROM meta WHERE key IN ('origin', 'map_id')")
+    conn.close()
+
+
+def fifo(path: Path) -> Path:
+    """A FIFO at ``path`` (a project file made to block whoever opens it for reading)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def device_link(path: Path, device: str = "/dev/zero") -> Path:
+    """``path`` as a symlink to a device that never ends (or never answers)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    path.symlink_to(device)
     return path
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codenav.files import read_project_file
+from codenav.files import read_project_file, safe_relative
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
@@ -280,6 +280,9 @@ def consider(root: Path, rel: str, found: Discovery, max_bytes: int | None = Non
     """Add ``rel`` to ``found`` if it is a mappable file (used without a whole discovery)."""
     lang = by_extension(rel)
     if lang is None or any(is_excluded_dir(part) for part in rel.split("/")[:-1]):
+        return
+    if not safe_relative(rel):  # a path from the map may be anything
+        found.skipped["outside_root"] += 1
         return
     # A discovery never enters a symlinked folder; a path handed in (the watcher's) may run
     # through one, so its folder must resolve inside the root too.
