@@ -1,8 +1,8 @@
 """Child processes die with codenav, however codenav exits (a closed stdin, SIGTERM, SIGKILL).
 
 - A direct child gets ``PR_SET_PDEATHSIG=SIGKILL`` (Linux): it is killed when the thread that
-  forked it exits (``die_with_parent_hook`` for ``subprocess``, ``die_with_parent`` for a
-  process pool's initializer).
+  forked it exits (``die_with_parent_hook``, a ``preexec_fn`` for ``subprocess``). Parser
+  processes (``index/workers.py``) need none: they end when their job pipe does.
 - PDEATHSIG is not inherited: a language server's own children (basedpyright's ``node``, a
   server that spawns workers) would outlive a SIGKILLed codenav. Each server therefore runs in
   a process group of its own, watched by a ``GroupReaper``: a tiny process that waits on a
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-__all__ = ["GroupReaper", "die_with_parent", "die_with_parent_hook"]
+__all__ = ["GroupReaper", "die_with_parent_hook"]
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -68,14 +68,6 @@ def die_with_parent_hook() -> Callable[[], None] | None:
             os._exit(1)
 
     return hook
-
-
-def die_with_parent() -> None:
-    """In a forked worker (a pool initializer): be killed when the parent dies, instead of
-    failing on its closed pipe with a traceback."""
-    prctl = _prctl()
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 class GroupReaper:

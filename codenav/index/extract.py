@@ -155,6 +155,10 @@ def _priority(kind: str) -> int:
         return 2 * _REF_PRIORITY.get(kind[:-5], _DEFAULT_PRIORITY) + 1
     return 2 * _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
 _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); rows shorten them
+# The bytes a signature is read from: enough for _MAX_SIGNATURE characters and the
+# whitespace between them, never the rest of a declaration (`var a=…, b=…` on one 2 MB line
+# would be sliced and split once per declarator).
+_SIGNATURE_WINDOW = 2 * _MAX_SIGNATURE
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
@@ -724,8 +728,9 @@ def _module_text(node: Any, data: bytes) -> str:
 def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
     """The definition's head: up to its body, without comments; else its first line."""
     body = node.child_by_field_name("body")
+    window = node.start_byte + _SIGNATURE_WINDOW
     if body is None:
-        head = data[node.start_byte : node.end_byte].split(b"\n", 1)[0]
+        head = data[node.start_byte : min(node.end_byte, window)].split(b"\n", 1)[0]
     else:
         end = node.start_byte
         for child in node.children:
@@ -733,7 +738,7 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
                 break
             if child.type not in comments:
                 end = child.end_byte
-        head = data[node.start_byte : end]
+        head = data[node.start_byte : min(end, window)]
     text = " ".join(head.decode("utf-8", "replace").split()).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 

@@ -14,16 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import sqlite3
-import threading
 import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -39,7 +35,7 @@ from codenav.index.languages import by_extension, language_of
 from codenav.index.link import link, project_file_hashes
 from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
-from codenav.lifetime import die_with_parent
+from codenav.index.workers import ParserPool, shared_pool
 from codenav.model import FileFacts
 from codenav.store import db, origin
 from codenav.store.write import FileRow, FileRows, MapWriter, encode
@@ -52,7 +48,7 @@ __all__ = [
 # A file modified this close before it was read may change again without its mtime moving.
 RACY_NS = 2_000_000_000
 _BINARY_PROBE = 8192
-_IN_PROCESS_BELOW = 48  # fewer files than this are parsed without starting workers
+_SHARED_POOL_BELOW = 48  # fewer files than this go to the process's warm parser process
 _PUBLISH_EVERY_S = 0.25  # a first build published as it grows: commits this often
 # indexes a map still being built keeps, for the tools that answer from it meanwhile
 # (search by name and word, outlines, members); the rest are built once at the end
@@ -121,18 +117,13 @@ def _work(job: _Job) -> FileRows | _Same:
     return facts if isinstance(facts, tuple) else encode(facts, job[5])
 
 
-def _work_many(jobs: list[_Job]) -> list[FileRows | _Same]:
-    return [_work(job) for job in jobs]
-
-
-def _batches(jobs: list[_Job], workers: int) -> list[list[_Job]]:
-    """Jobs in the batches workers take: one file each at first, so that the first rows
-    arrive (and a first build is published) at once, then up to 16 files (fewer round
-    trips)."""
-    size = max(1, min(16, len(jobs) // (workers * 8)))
-    head = min(len(jobs), workers * 2)
-    return [[job] for job in jobs[:head]] + [jobs[i : i + size]
-                                            for i in range(head, len(jobs), size)]
+def _failed(job: _Job, status: str) -> FileRows:
+    """The rows of a file its parser process did not answer for (``timeout``, ``crashed``)."""
+    _full, rel, size, mtime_ns, _known, file_id = job
+    lang = by_extension(rel)
+    facts = FileFacts(rel, lang.code if lang else "", size, mtime_ns, "", status=status,
+                      indexed_ns=time.time_ns())
+    return encode(facts, file_id)
 
 
 def read_facts(full: str, rel: str, size: int, mtime_ns: int,
@@ -184,53 +175,18 @@ def file_budget() -> float:
 
 
 def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
-    if workers <= 1 or len(jobs) < _IN_PROCESS_BELOW:
-        yield from map(_work, jobs)
+    """Every job's rows, as parser processes finish them (never parsed in this process: a
+    query tree-sitter cannot interrupt would stall it, see ``index/workers.py``). A few
+    files go to this process's warm one-worker pool; more to a pool of ``workers`` for the
+    run, in batches (fewer round trips)."""
+    if workers <= 1 or len(jobs) < _SHARED_POOL_BELOW:
+        yield from shared_pool().run(jobs, _failed)
         return
-    # fork is cheap and safe from a single-threaded CLI; a threaded host (the MCP server)
-    # gets forkserver so no worker inherits another thread's locks.
-    method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
-    if method == "spawn" and "forkserver" in multiprocessing.get_all_start_methods():
-        method = "forkserver"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":  # workers fork from a server that imported the parser once
-        context.set_forkserver_preload([__name__])
-    remaining = jobs
-    # A worker that dies under the run (killed by the OOM killer or a signal, or crashed by a
-    # file that crashes the parser) breaks the pool: the first file it had not answered for
-    # is parsed alone in a process of its own — mapped as `crashed` if that dies too — and
-    # the rest by a new pool. Never in this process: a file that crashed a worker would
-    # crash the run.
-    while remaining:
-        done = 0
-        try:
-            with ProcessPoolExecutor(workers, mp_context=context,
-                                     initializer=die_with_parent) as pool:
-                for batch in pool.map(_work_many, _batches(remaining, workers)):
-                    for result in batch:
-                        done += 1
-                        yield result
-            return
-        except BrokenProcessPool:
-            remaining = remaining[done:]
-            log.warning("a parser process died; %d file(s) are parsed again, %s alone",
-                        len(remaining), remaining[0][1])
-            yield _alone(remaining[0], context)
-            remaining = remaining[1:]
-
-
-def _alone(job: _Job, context: Any) -> FileRows | _Same:
-    """One file parsed in a process of its own; mapped as ``crashed`` when that dies."""
+    pool = ParserPool(min(workers, len(jobs)))
     try:
-        with ProcessPoolExecutor(1, mp_context=context, initializer=die_with_parent) as pool:
-            return pool.submit(_work, job).result()
-    except BrokenProcessPool:
-        _full, rel, size, mtime_ns, _known, file_id = job
-        log.warning("%s crashed the parser; it is mapped as crashed", rel)
-        lang = by_extension(rel)
-        facts = FileFacts(rel, lang.code if lang else "", size, mtime_ns, "",
-                          status="crashed", indexed_ns=time.time_ns())
-        return encode(facts, file_id)
+        yield from pool.run(jobs, _failed, batch=max(1, min(16, len(jobs) // (workers * 8))))
+    finally:
+        pool.close()
 
 
 def _default_jobs() -> int:

@@ -266,14 +266,20 @@ def _cmdline(pid: int) -> bytes:
 
 
 def _parser_workers(pid: int) -> list[int]:
-    """The forked parser processes of run ``pid``: children with its own command line (the
-    run's other children, such as ``git ls-files``, come and go before parsing starts)."""
+    """The parser processes of run ``pid`` (index/workers.py): its children running the
+    worker loop (the run's other children, such as ``git ls-files``, come and go)."""
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     except OSError:
         return []
-    own = _cmdline(pid)
-    return [int(c) for c in text.split() if own and _cmdline(int(c)) == own]
+    return [int(c) for c in text.split() if b"codenav.index.workers" in _cmdline(int(c))]
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def _index_with_workers(root: Path, *extra: str) -> tuple[subprocess.Popen[str], list[int]]:
@@ -320,7 +326,7 @@ def test_parser_processes_die_quietly_with_a_killed_index(tmp_path: Path) -> Non
     proc.kill()
     _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
-    time.sleep(0.5)
-    assert not any(Path(f"/proc/{pid}").exists() and
-                   Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-                   for pid in workers)
+    deadline = time.monotonic() + 5  # a worker ends when its job pipe does
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in workers)

@@ -189,27 +189,3 @@ def test_check_reports_changed_added_and_removed(tmp_path: Path) -> None:
         ["pkg/models.py"], ["pkg/new.py"], ["pkg/views.py"])
 
 
-@pytest.mark.skipif(os.name != "posix", reason="fork")
-def test_a_file_that_crashes_the_parser_is_mapped_as_crashed_and_the_run_goes_on(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A parser process that dies on one file (as tree-sitter can crash on a hostile one)
-    costs that file, not the run: it is tried alone, then mapped as ``crashed``; nothing is
-    parsed in the indexing process itself, which the file would crash too."""
-    import signal
-
-    files = {f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(60)}
-    files["pkg/crash.py"] = "def boom():\n    return 0\n"
-    root = write_tree(tmp_path, files)
-    real = pipeline.read_facts
-    parent = os.getpid()
-
-    def crashing(full: str, rel: str, *args: object) -> object:
-        if rel == "pkg/crash.py" and os.getpid() != parent:  # in a (forked) parser process
-            os.kill(os.getpid(), signal.SIGSEGV)
-        return real(full, rel, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "read_facts", crashing)
-    report = index_tree(root, jobs=2)
-    assert report.failed == [("pkg/crash.py", "crashed")]
-    assert report.parsed == 60
-    assert rows(root, "SELECT status FROM files WHERE path = 'pkg/crash.py'") == [("crashed",)]

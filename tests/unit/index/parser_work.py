@@ -1,0 +1,32 @@
+"""Job functions for parser-process tests (imported by the worker processes themselves):
+each job is ``(what, name, arg)`` and does what its first field says, for real."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+
+def work(job: tuple[Any, ...]) -> tuple[str, str, int]:
+    what, name, arg = job
+    if what == "segfault":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif what == "segfault-once":  # dies the first time only (a worker killed from outside)
+        marker = Path(arg)
+        if not marker.exists():
+            marker.write_text("died once")
+            os.kill(os.getpid(), signal.SIGSEGV)
+    elif what == "hang":
+        time.sleep(3600)
+    elif what == "spin":  # in C, never back to the interpreter's signal handling
+        import re
+
+        re.match(r"(a+)+$", "a" * 64 + "b")
+    elif what == "hog":
+        hoard = []
+        while True:
+            hoard.append(bytearray(16 << 20))
+    return (what, name, os.getpid())
