@@ -44,6 +44,9 @@ log = logging.getLogger("codenav.server")
 # line is read on and thrown away in pieces, never held whole, and answered -32700.
 MAX_LINE = 8 * 1024 * 1024
 _OVERSIZED = "\x00codenav: oversized line\x00"
+# A request whose id is not a string or an integer (null, true, 1.5, {}): the SDK reads it as
+# a notification and answers nothing, and a client waiting on it would hang.
+_BAD_ID = "\x00codenav: request id not a string or integer\x00"
 _HEAD = 4096  # characters of a dropped line kept to find its id
 _ID = re.compile(r'^\s*\{.*?"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")', re.S)
 
@@ -146,7 +149,7 @@ class CappedLines:
     def readline(self) -> str:
         line = self._text.readline(self._limit + 1)
         if len(line) <= self._limit or line.endswith("\n"):
-            return line
+            return _BAD_ID + "\n" if _bad_id(line) else line
         while True:
             rest = self._text.readline(1 << 20)
             if not rest or rest.endswith("\n"):  # its head is kept: where an id would be
@@ -197,9 +200,10 @@ def serve_stdio(ws: Workspace) -> None:
                 await server.run(receive, write_stream, server.create_initialization_options())
                 tasks.cancel_scope.cancel()
 
-    # SIGTERM ends the process through SystemExit, so that the lifespan closes the
-    # language servers (they would die with codenav anyway: PDEATHSIG, closed stdin).
+    # SIGTERM and SIGINT end the process through SystemExit, so that the lifespan closes
+    # the language servers (they would die with codenav anyway: PDEATHSIG, closed stdin).
     signal.signal(signal.SIGTERM, _exit_on_signal)
+    signal.signal(signal.SIGINT, _exit_on_signal)
     try:
         anyio.run(main)
     except SystemExit as exc:
@@ -223,6 +227,9 @@ def protocol_error(exc: Exception) -> types.JSONRPCError | None:
         if isinstance(raw, (str, bytes)) and not raw.strip():
             return None
         text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+        if text.startswith(_BAD_ID):
+            return _rpc_error(None, types.INVALID_REQUEST, "Invalid Request: a request's id "
+                              "must be a string or an integer")
         if text.startswith(_OVERSIZED):
             return _rpc_error(_id_in(text[len(_OVERSIZED):]), types.PARSE_ERROR,
                               f"Parse error: the line is longer than {MAX_LINE:,} characters "
@@ -247,11 +254,23 @@ def protocol_error(exc: Exception) -> types.JSONRPCError | None:
 
 def _lenient_json(text: str) -> Any:
     """``text`` parsed the way Python's json reads it (control characters in strings and lone
-    surrogates allowed), or None."""
+    surrogates allowed), or None (also when it nests deeper than the parser can follow)."""
     try:
         return json.loads(text, strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
+
+
+def _bad_id(line: str) -> bool:
+    """Whether ``line`` is a request (it has a method) whose id is there but is neither a
+    string nor an integer (JSON-RPC 2.0 §4; MCP: never null)."""
+    if '"id"' not in line or '"method"' not in line:
+        return False
+    message = _lenient_json(line)
+    if not isinstance(message, dict) or "method" not in message or "id" not in message:
+        return False
+    ident = message["id"]
+    return isinstance(ident, bool) or not isinstance(ident, (int, str))
 
 
 def _usable_id(value: Any) -> int | str | None:

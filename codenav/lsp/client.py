@@ -83,6 +83,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 STDERR_TAIL_BYTES = 64 * 1024
+# The largest message read from a server. A hot symbol's references in a big project are a
+# few MB; a message past this would be held whole and parsed on the pool's loop (a 300 MB
+# result took 118 s, a claimed 10 GB grew codenav to 7 GB): the server is ended instead.
+MAX_MESSAGE_BYTES = 32 << 20
 # JSON-RPC error codes a caller may want to retry on.
 REQUEST_CANCELLED = -32800
 CONTENT_MODIFIED = -32801
@@ -107,10 +111,13 @@ class LspRequestTimeout(TimeoutError):
 class LspServerExited(RuntimeError):
     """The server process is gone (crashed, killed, or closed) while it was needed."""
 
-    def __init__(self, exit_code: int | None, stderr_tail: str) -> None:
-        super().__init__(f"language server exited with code {exit_code}")
+    def __init__(self, exit_code: int | None, stderr_tail: str,
+                 refused: str | None = None) -> None:
+        super().__init__(f"language server {refused}" if refused else
+                         f"language server exited with code {exit_code}")
         self.exit_code = exit_code
         self.stderr_tail = stderr_tail
+        self.refused = refused  # why codenav ended it, when it did
 
 
 class LspResponseError(RuntimeError):
@@ -196,6 +203,7 @@ class LspClient:
         self._closed = False
         self._reaper: GroupReaper | None = None
         self.noise: str | None = None  # the first non-protocol line the server wrote on stdout
+        self.refused: str | None = None  # how it broke the protocol's bounds, if it did
         self._init: T.InitializeResult | None = None
         self._docs: dict[str, _OpenDocument] = {}
         self._diagnostics: dict[str, T.PublishDiagnosticsParams] = {}
@@ -265,21 +273,44 @@ class LspClient:
         return result
 
     def _watch_protocol(self, stream: Any) -> None:
-        """Note the first line the server writes on stdout that is no part of the protocol
-        (pygls skips such lines without a word; a request would then just time out)."""
+        """Watch what the server writes on stdout as pygls reads it: note the first line that
+        is no part of the protocol (pygls skips such lines without a word; a request would
+        then just time out), and refuse a message over ``MAX_MESSAGE_BYTES`` or a header line
+        over the stream's limit before it is read (``Content-Length: 10000000000`` would be
+        read whole into memory): the server is then ended, and the requests it had are
+        answered with why."""
         if stream is None:
             return
-        read = stream.readline
+        read, read_exactly = stream.readline, stream.readexactly
 
         async def readline() -> bytes:
-            line: bytes = await read()
+            try:
+                line: bytes = await read()
+            except ValueError:  # a header line past the stream's limit (asyncio's 64 KiB)
+                self._refuse("wrote a header line of over 64 KiB")
+                return b""
             if self.noise is None and line.strip() and not _HEADER.match(line):
                 self.noise = line[:200].decode("utf-8", "replace").strip()
                 log.warning("language server %s wrote non-protocol output on stdout: %r",
                             self.pid, self.noise)
             return line
 
+        async def readexactly(size: int) -> bytes:
+            if size > MAX_MESSAGE_BYTES:
+                self._refuse(f"sent a message of {size:,} bytes, over codenav's limit of "
+                             f"{MAX_MESSAGE_BYTES:,}")
+                return b""  # pygls stops reading
+            body: bytes = await read_exactly(size)
+            return body
+
         stream.readline = readline  # run_async has not started reading yet
+        stream.readexactly = readexactly
+
+    def _refuse(self, what: str) -> None:
+        """End a server that broke the protocol's bounds; its requests fail saying so."""
+        self.refused = f"{what}; codenav ended it"
+        log.warning("language server %s %s", self.pid, self.refused)
+        self._signal_group(signal.SIGKILL)
 
     async def close(self, grace: float = 3.0) -> None:
         """Shut the server down politely, then by force; return once the whole group is gone.
@@ -589,7 +620,7 @@ class LspClient:
         return self._exit_future
 
     def _exited_error(self) -> LspServerExited:
-        return LspServerExited(self.exit_code, self.stderr_tail)
+        return LspServerExited(self.exit_code, self.stderr_tail, self.refused)
 
     def _forget(self, msg_id: str) -> None:
         """Drop a pending request so that a late answer is ignored (pygls logs a warning)."""

@@ -26,14 +26,17 @@ A SPEC is a dict whose keys act in this order::
     stderr_bytes    that many filler bytes written to stderr, then a newline
     stderr_end      text written to stderr after the filler
     stdout          text written to stdout as it is (not a protocol message: noise)
+    frame           {"length": N, "bytes": M}: a message header claiming N bytes, then M
+                    filler bytes of it (a server breaking the protocol's bounds)
     notify          [{"method", "params"}]: notifications sent to the client
     server_request  {"method", "params"} or a list of them: requests sent to the client
                     (their answers are recorded like any received message)
     delay           seconds before the terminal action; a ``$/cancelRequest`` for the id
                     meanwhile answers -32800 instead
-    result | error | never | exit
-                    answer with ``result``; answer with ``error`` ({"code", "message"});
-                    never answer; or exit at once with that code
+    result | result_bytes | error | never | exit
+                    answer with ``result``; with a string of ``result_bytes`` characters;
+                    answer with ``error`` ({"code", "message"}); never answer; or exit at
+                    once with that code
 
 The string ``"$uri"`` anywhere in ``notify`` params is replaced by the
 ``params.textDocument.uri`` of the message being handled.
@@ -118,6 +121,15 @@ def _run_actions(spec: dict[str, Any], message: dict[str, Any]) -> None:
     if "stdout" in spec:
         sys.stdout.buffer.write(spec["stdout"].encode())
         sys.stdout.buffer.flush()
+    if "frame" in spec:
+        with _write_lock:
+            out = sys.stdout.buffer
+            out.write(b"Content-Length: %d\r\n\r\n" % int(spec["frame"]["length"]))
+            remaining = int(spec["frame"].get("bytes", 0))
+            while remaining > 0:
+                out.write(b"x" * min(remaining, 1 << 20))
+                remaining -= 1 << 20
+            out.flush()
     uri = _document_uri(message)
     for note in spec.get("notify", ()):
         _send({"method": note["method"], "params": _substitute(note.get("params"), uri)})
@@ -133,6 +145,8 @@ def _finish(spec: dict[str, Any], msg_id: Any) -> None:
         os._exit(int(spec["exit"]))
     if "error" in spec:
         _send({"id": msg_id, "error": spec["error"]})
+    elif "result_bytes" in spec:
+        _send({"id": msg_id, "result": "x" * int(spec["result_bytes"])})
     elif "result" in spec:
         _send({"id": msg_id, "result": spec["result"]})
 

@@ -247,8 +247,8 @@ class LspPool:
                              language=code,
                              hint="Retry with source:'map' for the static answer.") from exc
         except LspServerExited as exc:
-            raise LspFailed(f"{slot.name} exited during "
-                            f"{method} (code {exc.exit_code}); it is being restarted",
+            what = exc.refused or f"exited (code {exc.exit_code})"
+            raise LspFailed(f"{slot.name} {what} during {method}; it is being restarted",
                             language=code, hint="Retry shortly, or pass source:'map'.") from exc
         except LspResponseError as exc:
             if exc.code == METHOD_NOT_FOUND:
@@ -438,7 +438,7 @@ class LspPool:
         slot.stderr_tail = client.stderr_tail
         slot.client = None
         await client.close(grace=0.5)  # reap whatever is left of its group
-        self._crashed(slot, f"exited with code {code}")
+        self._crashed(slot, client.refused or f"exited with code {code}")
 
     def _crashed(self, slot: _Slot, why: str) -> None:
         now = self._clock()

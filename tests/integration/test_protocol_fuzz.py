@@ -171,6 +171,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     (b'{"jsonrpc": "2.0", "id": 82, "method": "tools/call", "params": '
      b'{"name": "map_search", "arguments": "not an object"}}', -32602),
     (b"{" * 100_000, -32700),
+    (b"[" * 100_000, -32700),  # deeper than Python's json can follow: not a crash
     (b'{"jsonrpc": "2.0", "id": 83, "method": "x", "junk": "' + b"A" * 2_000_000 + b'"}', -32601),
     (b"Z" * 2_000_000, -32700),  # a 2 MB line
 ])
@@ -199,6 +200,19 @@ def test_a_request_it_cannot_read_is_answered_with_its_id(server: Server, line: 
     server.send(line)
     (reply,) = server.replies(wait=30, expect=1)
     assert reply["id"] == ident and reply["error"]["code"] in (-32600, -32700), reply
+    server.alive()
+
+
+@pytest.mark.parametrize("ident", [b"null", b"true", b"1.5", b"{}", b"[]", b"1.0"])
+def test_a_request_whose_id_is_not_a_string_or_integer_is_answered(server: Server,
+                                                                     ident: bytes) -> None:
+    """The SDK reads such a request as a notification and would answer nothing: a client
+    waiting on it would hang. JSON-RPC answers an id it cannot use with null."""
+    server.send(b'{"jsonrpc": "2.0", "id": ' + ident + b', "method": "tools/list"}')
+    (reply,) = server.replies(wait=10, expect=1)
+    assert reply["id"] is None and reply["error"]["code"] == -32600, reply
+    server.send(b'{"jsonrpc": "2.0", "method": "notifications/x", "params": {"id": null}}')
+    assert server.replies(wait=0.3) == []  # an id inside params is no request's id
     server.alive()
 
 
@@ -306,7 +320,7 @@ def shop(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("how", ["close stdin", "SIGTERM"])
+@pytest.mark.parametrize("how", ["close stdin", "SIGTERM", "SIGINT"])
 def test_shutdown_is_prompt_and_leaves_no_child(shop: Path, how: str) -> None:
     srv = Server(shop, "--lsp", "auto")
     try:
@@ -326,8 +340,8 @@ def test_shutdown_is_prompt_and_leaves_no_child(shop: Path, how: str) -> None:
         children = _descendants(srv.proc.pid)
         assert children
         started = time.monotonic()
-        if how == "SIGTERM":
-            srv.proc.send_signal(signal.SIGTERM)
+        if how.startswith("SIG"):
+            srv.proc.send_signal(getattr(signal, how))
         else:
             assert srv.proc.stdin is not None
             srv.proc.stdin.close()
@@ -340,6 +354,33 @@ def test_shutdown_is_prompt_and_leaves_no_child(shop: Path, how: str) -> None:
         srv.dispose()
         # S9 with a language server and the indexer running: stdout was protocol only.
         assert srv.raw and all(json.loads(line)["jsonrpc"] == "2.0" for line in srv.raw)
+    finally:
+        srv.dispose()
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_no_parser_process_outlives_a_server_that_rebuilt_its_map(tmp_path: Path,
+                                                                  how: str) -> None:
+    """A full map_rebuild runs parser processes; a read-your-writes refresh keeps one warm.
+    Whatever ends the server, none of them (and no helper process) is left behind."""
+    root = write_tree(tmp_path / "repo", {f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n"
+                                         for i in range(120)})
+    index_tree(root)
+    srv = Server(root, "--lsp", "off")
+    try:
+        srv.initialize()
+        rebuilt = envelope(srv.call("map_rebuild", {"full": True}))
+        assert rebuilt["ok"] and rebuilt["data"]["parsed"] == 120, rebuilt
+        (root / "pkg" / "m0.py").write_text("def f0():\n    return 'edited'\n")
+        assert envelope(srv.call("map_outline", {"file": "pkg/m0.py"}))["ok"]  # refreshed
+        children = _descendants(srv.proc.pid)
+        assert children, "the warm parser process"
+        srv.proc.send_signal(getattr(signal, how))
+        srv.proc.wait(5)
+        deadline = time.monotonic() + 5  # a parser process ends when its job pipe does
+        while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in children if _running(pid)] == []
     finally:
         srv.dispose()
 

@@ -20,6 +20,7 @@ from lsprotocol import types as T
 
 from codenav.lsp.client import (
     CONTENT_MODIFIED,
+    MAX_MESSAGE_BYTES,
     STDERR_TAIL_BYTES,
     LspClient,
     LspRequestTimeout,
@@ -513,3 +514,45 @@ async def test_a_server_writing_noise_on_stdout_is_told_apart(fake: Fake,
     with pytest.raises(LspRequestTimeout):
         await client.request(T.TEXT_DOCUMENT_HOVER, hover_params(), 1)
     assert client.noise == "DEBUG: loading plugins..."
+
+
+def _peak_rss() -> int:
+    """This process's high-water mark of resident memory, in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+@pytest.mark.parametrize("spec", [
+    {"frame": {"length": 10_000_000_000, "bytes": 4 << 20}},  # claims 10 GB, sends 4 MB
+    {"result_bytes": MAX_MESSAGE_BYTES + 1024},  # a whole message, just over the limit
+], ids=["claimed-10GB", "over-the-limit"])
+async def test_a_message_over_the_limit_ends_the_server_not_codenav(
+        fake: Fake, client: LspClient, spec: dict[str, Any]) -> None:
+    await client.start(fake.cmd(requests={"textDocument/hover": spec}), fake.root)
+    before = _peak_rss()
+    started = time.monotonic()
+    with pytest.raises(LspServerExited) as info:
+        await client.request(T.TEXT_DOCUMENT_HOVER, hover_params(), 15)
+    assert time.monotonic() - started < 10  # within the deadline, not after reading it all
+    assert "over codenav's limit" in str(info.value) and info.value.refused
+    assert _peak_rss() - before < MAX_MESSAGE_BYTES * 3
+    await eventually(lambda: not client.running, what="the server ended")
+
+
+async def test_a_message_under_the_limit_is_read_whole(fake: Fake, client: LspClient) -> None:
+    await client.start(fake.cmd(requests={"codenav/big": {"result_bytes": 4 << 20}}),
+                       fake.root)
+    result = await client.request("codenav/big", {}, 15)
+    assert len(result) == 4 << 20 and client.running
+
+
+async def test_a_header_line_past_the_stream_limit_ends_the_server(fake: Fake,
+                                                                   client: LspClient) -> None:
+    cmd = fake.cmd(requests={"textDocument/hover": {"stdout": "X" * (1 << 20) + "\r\n",
+                                                    "never": True}})
+    await client.start(cmd, fake.root)
+    with pytest.raises(LspServerExited) as info:
+        await client.request(T.TEXT_DOCUMENT_HOVER, hover_params(), 15)
+    assert "header line" in str(info.value)
