@@ -13,6 +13,13 @@ incremental run over the whole tree, which compares sizes, mtimes and hashes ins
 
 Another process may be writing the map (``codenav index`` in CI, an editor's
 ``codenav lsp``): the run waits for the write lock (SQLite's busy timeout), never fails on it.
+A batch that fails all the same (a full disk) is tried again after a growing pause.
+
+What is watched is the root's real folders, each on its own (no recursive OS watch, which
+would follow symlinks out of the root — ``/`` or ``/usr`` — and enter ``node_modules``):
+excluded folders and symlinks are never entered, and a folder that cannot be read or holds a
+name that is not UTF-8 (which the OS watch cannot report) is left unwatched and said so in
+``map_status``. A new folder makes the watch start again with it.
 """
 
 from __future__ import annotations
@@ -22,16 +29,16 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codenav.index.discover import is_excluded_dir, watched
+from codenav.index.discover import decodable, is_excluded_dir, shown, watched
 
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
 
-__all__ = ["BURST", "WatchState", "Watcher"]
+__all__ = ["BURST", "WatchState", "Watcher", "watched_folders"]
 
 log = logging.getLogger("codenav.watch")
 logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every batch at INFO
@@ -43,6 +50,9 @@ SETTLE_S = 2.0  # quiet seconds after which deferred relinking and hub ranking r
 SETTLE_POLL_S = 0.5
 RESTART_FIRST_S = 1.0  # a failed watch restarts after this pause, doubling up to …
 RESTART_MAX_S = 60.0
+RETRY_FIRST_S = 1.0  # a batch that failed is tried again after this pause, doubling up to …
+RETRY_MAX_S = 60.0
+_UNWATCHED_SHOWN = 10
 # Project files module systems read (codenav/index/modules): a change relinks the map.
 PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer.json",
                            "Cargo.toml", "pyproject.toml"})
@@ -61,12 +71,22 @@ class WatchState:
     last_ms: float = 0.0
     error: str | None = None
     settles: int = 0
+    folders: int = 0  # folders watched
+    unwatched: dict[str, str] = field(default_factory=dict)  # folder -> why not
+    pending: int = 0  # changed files waiting for a failed batch's next try
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"state": self.state, "batches": self.batches,
-                               "filesReindexed": self.files, "relinks": self.settles}
+                               "filesReindexed": self.files, "relinks": self.settles,
+                               "folders": self.folders}
         if self.restarts:
             out["restarts"] = self.restarts
+        if self.unwatched:
+            shown = sorted(self.unwatched.items())[:_UNWATCHED_SHOWN]
+            out["unwatched"] = {"count": len(self.unwatched),
+                                "folders": [f"{folder}: {why}" for folder, why in shown]}
+        if self.pending:
+            out["pendingRetry"] = self.pending
         if self.last_at is not None:
             out["last"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z",
                                                time.localtime(self.last_at)),
@@ -87,6 +107,11 @@ class Watcher:
         self._step, self._debounce = step_ms, debounce_ms
         self._stop = threading.Event()
         self._ready = threading.Event()
+        self._folders: set[str] = set()  # the folders watched, as last listed
+        self._retry: set[str] = set()  # paths of batches that failed, for the next try
+        self._retry_at = 0.0
+        self._retry_pause = RETRY_FIRST_S
+        self._retry_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="codenav-watch", daemon=True)
         # Its own thread: the watch loop may see no quiet moment at all (readers of the map
         # touch files under .codenav, filtered out but still waking the OS watch).
@@ -109,48 +134,68 @@ class Watcher:
     # ------------------------------------------------------------------ thread
 
     def _run(self) -> None:
-        """Watch until stopped. A watch that fails (a file name the OS watch cannot report,
-        a vanished folder, the OS refusing a watch) is started again after a growing pause,
-        and what changed meanwhile is caught up by an incremental run over the tree."""
+        """Watch until stopped. A watch that fails (a name the OS watch cannot report that
+        appeared since the folders were listed, a folder the OS refuses to watch) is started
+        again after a growing pause — at once when listing the folders again cures it — and
+        what changed meanwhile is caught up by an incremental run over the tree."""
         pause = RESTART_FIRST_S
         try:
             while not self._stop.is_set():
                 started = time.monotonic()
                 try:
-                    self._watch_once()
-                    return  # stopped
+                    if not self._watch_once():
+                        return  # stopped
+                    continue  # a new folder: list the folders again and watch on
                 except Exception as exc:  # noqa: BLE001 - whatever stops a watch, it restarts
+                    cured = "decode path" in str(exc)  # its folder is left out when listed
                     log.warning("the file watcher failed (%s: %s); it restarts in %.0f s",
-                                type(exc).__name__, exc, pause)
+                                type(exc).__name__, exc, 0 if cured else pause)
                     state = self.state
                     state.restarts += 1
                     state.state, state.error = "restarting", f"{type(exc).__name__}: {exc}"
                     self._ready.set()
                 if time.monotonic() - started > RESTART_MAX_S:
                     pause = RESTART_FIRST_S  # it had been watching a good while: start over
-                if self._stop.wait(pause):
-                    return
-                pause = min(pause * 2, RESTART_MAX_S)
+                if not cured:
+                    if self._stop.wait(pause):
+                        return
+                    pause = min(pause * 2, RESTART_MAX_S)
                 self._catch_up()
         finally:
             self._ready.set()
             if self.state.state == "restarting":
                 self.state.state = "failed"
 
-    def _watch_once(self) -> None:
-        from watchfiles import watch
+    def _watch_once(self) -> bool:
+        """Watch the root's folders until stopped (False) or a folder appears (True)."""
+        from watchfiles import Change, watch
 
         root = self.ws.root
-        for changes in watch(root, watch_filter=self._wanted, step=self._step,
+        folders, unwatched = watched_folders(root)
+        self.state.folders, self.state.unwatched = len(folders), unwatched
+        # Folders new since the last listing: what was written in them before their watch
+        # was set up (the first yield) is reported by nothing, so they are walked then.
+        new = [_relative(root, f) for f in set(folders) - self._folders] if self._folders \
+            else []
+        self._folders = set(folders)
+        for changes in watch(*folders, watch_filter=self._wanted, step=self._step,
                              debounce=self._debounce, stop_event=self._stop,
-                             yield_on_timeout=True, rust_timeout=200, raise_interrupt=False):
+                             yield_on_timeout=True, rust_timeout=200, raise_interrupt=False,
+                             recursive=False, ignore_permission_denied=True):
             if self.state.state in ("starting", "restarting"):
                 self.state.state = "watching"
                 self._ready.set()
+            if new:
+                self.apply(sorted(new))
+                new = []
             if not changes:
                 continue
             rels = {_relative(root, path) for _, path in changes}
             self.apply(sorted(rel for rel in rels if rel))
+            if any(change == Change.added and os.path.isdir(path) and not os.path.islink(path)
+                   for change, path in changes):
+                return True
+        return False
 
     def _catch_up(self) -> None:
         """After a restart: whatever changed while nothing watched, by an incremental run."""
@@ -162,7 +207,32 @@ class Watcher:
 
     def _settle_loop(self) -> None:
         while not self._stop.wait(SETTLE_POLL_S):
+            self._retry_if_due()
             self._settle_if_quiet()
+
+    def _failed(self, paths: list[str], exc: Exception) -> None:
+        """Keep a failed batch's paths for a try after a growing pause (a full disk, a map
+        another process holds for too long): the edits are not lost."""
+        with self._retry_lock:
+            self._retry.update(paths)
+            self._retry_at = time.monotonic() + self._retry_pause
+            log.warning("re-indexing %d changed file(s) failed (%s: %s); trying again in "
+                        "%.0f s", len(paths), type(exc).__name__, exc, self._retry_pause)
+            self._retry_pause = min(self._retry_pause * 2, RETRY_MAX_S)
+            self.state.pending = len(self._retry)
+        self.state.error = f"{type(exc).__name__}: {exc}"
+
+    def _succeeded(self) -> None:
+        with self._retry_lock:
+            self._retry_pause = RETRY_FIRST_S
+            self.state.pending = len(self._retry)
+
+    def _retry_if_due(self) -> None:
+        with self._retry_lock:
+            if not self._retry or time.monotonic() < self._retry_at:
+                return
+            paths, self._retry = sorted(self._retry), set()
+        self.apply(paths)
 
     def _settle_if_quiet(self) -> None:
         """Once edits pause, finish what quick updates deferred: the whole relink (new names
@@ -208,10 +278,10 @@ class Watcher:
                 self.ws.rebuild()
             else:
                 self.ws.update(paths)
-        except Exception as exc:
-            log.exception("re-indexing %d changed file(s) failed", len(paths))
-            self.state.error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the batch is tried again
+            self._failed(paths, exc)
             return
+        self._succeeded()
         state = self.state
         state.batches += 1
         state.files += len(paths)
@@ -220,6 +290,37 @@ class Watcher:
         state.error = None
         if self._on_batch is not None:
             self._on_batch(paths)
+
+
+def watched_folders(root: Path) -> tuple[list[str], dict[str, str]]:
+    """The real folders under ``root`` to watch (never a symlink, never an excluded folder),
+    and those left out with why: one that cannot be read, or that holds a name that is not
+    UTF-8 (an OS watch on it fails as soon as that name has an event)."""
+    folders: list[str] = []
+    unwatched: dict[str, str] = {}
+    pending = [(str(root), "")]
+    while pending:
+        path, rel = pending.pop()
+        try:
+            with os.scandir(path) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            unwatched[rel or "."] = f"cannot be read ({exc.strerror or exc})"
+            continue
+        odd = [e.name for e in entries if not decodable(e.name)]
+        if odd:
+            unwatched[rel or "."] = f"holds a name that is not UTF-8 ({shown(odd[0])})"
+        else:
+            folders.append(path)
+        for entry in entries:
+            if not decodable(entry.name) or is_excluded_dir(entry.name):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((entry.path, f"{rel}/{entry.name}" if rel else entry.name))
+            except OSError:
+                continue
+    return folders, unwatched
 
 
 def _with_folder_contents(root: Path, rels: list[str]) -> list[str]:

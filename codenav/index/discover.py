@@ -22,7 +22,8 @@ from codenav.files import read_project_file, safe_relative
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
-__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir",
+__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "decodable", "discover",
+           "is_excluded_dir",
            "shown", "watched"]
 
 log = logging.getLogger("codenav.discover")
@@ -78,7 +79,9 @@ def shown(rel: str) -> str:
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
-def _decodable(rel: str) -> bool:
+def decodable(rel: str) -> bool:
+    """Whether ``rel`` (decoded with surrogateescape) is UTF-8 text: only such names are
+    mapped (the map and JSON hold text)."""
     try:
         rel.encode("utf-8")
     except UnicodeEncodeError:
@@ -296,7 +299,7 @@ def _consider(root: Path, rel: str, lang: Language, found: Discovery, max_bytes:
     if _MINIFIED.search(rel):  # generated, one huge line: nothing a reader navigates
         found.skipped["minified"] += 1
         return
-    if not _decodable(rel):  # a name that is not UTF-8: the map (and JSON) hold text only
+    if not decodable(rel):  # a name that is not UTF-8: the map (and JSON) hold text only
         found.skip("bad_name", rel)
         return
     full = os.path.join(root, rel)

@@ -29,7 +29,14 @@ from typing import Any
 from codenav import __version__
 from codenav.errors import MapNotBuilt, MapRefused
 from codenav.files import read_regular
-from codenav.index.discover import MAX_FILE_BYTES, Candidate, Discovery, consider, discover
+from codenav.index.discover import (
+    MAX_FILE_BYTES,
+    Candidate,
+    Discovery,
+    consider,
+    decodable,
+    discover,
+)
 from codenav.index.extract import PARSE_DEADLINE_S, ParseTimeout, extract
 from codenav.index.languages import by_extension, language_of
 from codenav.index.link import link, project_file_hashes
@@ -301,6 +308,8 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
     process builds the map's first version, whose commits as it goes would otherwise let
     this run in between them."""
     waited_until = None if busy_timeout is None else time.monotonic() + busy_timeout
+    if paths is not None:  # a name that is not UTF-8 names nothing the map can hold
+        paths = [path for path in paths if decodable(path)]
     while True:
         try:
             return _execute_once(root, db_path, found, started, full=full, paths=paths,

@@ -4,6 +4,7 @@ and an indexer with two readers on one map."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import sqlite3
@@ -13,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,3 +283,63 @@ def test_a_branch_switch_never_gives_a_silent_wrong_answer(tmp_path: Path) -> No
         assert answers and set(answers) == {"py:models.py#Table"}, answers
     finally:
         ws.close()
+
+
+# ------------------------------------------------ hostile trees: the watcher recovers
+
+def test_a_folder_named_in_bytes_that_are_not_utf8_is_left_unwatched_not_fatal(
+        watched: Workspace) -> None:
+    """watchfiles cannot report such a name: the watch on its folder would fail for good
+    (restarting forever, new files missing for 50 s+). Its folder is left out, said so."""
+    root = watched.root
+    assert watched.watcher is not None
+    state = watched.watcher.state
+    for parent in (b"node_modules/pkg/", b"lib/"):
+        folder = os.fsencode(root) + b"/" + parent + b"dir\xfe"
+        os.makedirs(folder)
+        with open(folder + b"/x.py", "w") as out:
+            out.write("def hidden():\n    return 0\n")
+    write_tree(root, {"src/fresh_after.py": "def fresh_after():\n    return 1\n"})
+    took = eventually(lambda: "fresh_after" in names(root) and state.state == "watching",
+                      timeout=20, what=lambda: f"the edit after an odd name; {state}")
+    assert took < 10  # it used to stay missing 50 s and more
+    assert any("lib: holds a name that is not UTF-8" in f
+               for f in state.to_dict().get("unwatched", {}).get("folders", [])), state
+    write_tree(root, {"src/later_still.py": "def later_still():\n    return 2\n"})
+    eventually(lambda: "later_still" in names(root), timeout=10, what="a later edit")
+
+
+@pytest.mark.parametrize("target", ["/", "/usr"])
+def test_a_symlink_out_of_the_root_is_never_watched(watched: Workspace, target: str) -> None:
+    root = watched.root
+    (root / "escape").symlink_to(target, target_is_directory=True)
+    write_tree(root, {"src/after_link.py": "def after_link():\n    return 1\n"})
+    assert watched.watcher is not None
+    state = watched.watcher.state
+    eventually(lambda: "after_link" in names(root), timeout=15, what=lambda: f"{state}")
+    assert state.state == "watching" and state.restarts == 0, state
+    from codenav.watch import watched_folders
+
+    folders, _ = watched_folders(root)
+    assert all(Path(f).resolve().is_relative_to(root) for f in folders)
+    assert state.folders == len(folders) < 100  # not /usr's 17,000 folders
+
+
+def test_a_batch_that_fails_is_tried_again(watched: Workspace,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk (or any failure of one run) must not lose the edits of that batch."""
+    real = watched.update
+    failures = [OSError(28, "No space left on device")]
+
+    def update(paths: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return real(paths)
+
+    monkeypatch.setattr(watched, "update", update)
+    root = watched.root
+    write_tree(root, {"src/after_full_disk.py": "def after_full_disk():\n    return 1\n"})
+    assert watched.watcher is not None
+    state = watched.watcher.state
+    eventually(lambda: "after_full_disk" in names(root), timeout=20, what=lambda: f"{state}")
+    assert not failures and state.pending == 0 and state.error is None  # tried, then recovered
