@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codenav.index.discover import is_excluded_dir, watched
+from codenav.index.discover import PSEUDO_FILE_SYSTEMS, is_excluded_dir, watched
 
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
@@ -87,22 +87,30 @@ class Watcher:
         self._step, self._debounce = step_ms, debounce_ms
         self._stop = threading.Event()
         self._ready = threading.Event()
+        self._background = False
         self._thread = threading.Thread(target=self._run, name="codenav-watch", daemon=True)
         # Its own thread: the watch loop may see no quiet moment at all (readers of the map
         # touch files under .codenav, filtered out but still waking the OS watch).
         self._settler = threading.Thread(target=self._settle_loop, name="codenav-settle",
                                          daemon=True)
 
-    def start(self) -> None:
+    def start(self, *, wait: bool = True) -> None:
+        """Start watching; with ``wait``, return once the OS watch is set up (later edits
+        are seen). Setting it up holds the GIL (watchfiles' Rust side walks the tree): a
+        server starts it only after answering its client's ``initialize``."""
+        self._background = not wait
         self._thread.start()
         self._settler.start()
-        self._ready.wait(timeout=10)  # the OS watch is set up: later edits are seen
+        if wait:
+            self._ready.wait(timeout=10)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop watching; waits up to ``timeout`` seconds for each thread (both are daemons:
+        one still setting its watch up does not hold the process)."""
         self._stop.set()
         for thread in (self._thread, self._settler):
             if thread.is_alive():
-                thread.join(timeout=5)
+                thread.join(timeout=timeout)
         if self.state.state != "failed":
             self.state.state = "stopped"
 
@@ -141,12 +149,18 @@ class Watcher:
         from watchfiles import watch
 
         root = self.ws.root
-        for changes in watch(root, watch_filter=self._wanted, step=self._step,
+        for changes in watch(*_watch_paths(root), watch_filter=self._wanted, step=self._step,
                              debounce=self._debounce, stop_event=self._stop,
                              yield_on_timeout=True, rust_timeout=200, raise_interrupt=False):
             if self.state.state in ("starting", "restarting"):
+                first = self.state.state == "starting"
                 self.state.state = "watching"
                 self._ready.set()
+                # set up in the background (a server answered its client first): edits
+                # made meanwhile went unseen; an incremental run catches up
+                if first and self._background and not self.ws.build.running and \
+                        self.ws.map_exists():
+                    self._catch_up()
             if not changes:
                 continue
             rels = {_relative(root, path) for _, path in changes}
@@ -220,6 +234,20 @@ class Watcher:
         state.error = None
         if self._on_batch is not None:
             self._on_batch(paths)
+
+
+def _watch_paths(root: Path) -> list[Path]:
+    """What to hand the OS watch: the root, or — for a root holding a pseudo file system
+    (``/`` with ``--allow-large-root``) — its folders but those (files right in such a root
+    go unwatched)."""
+    if not any(Path(fs).parent == root for fs in PSEUDO_FILE_SYSTEMS):
+        return [root]
+    out = []
+    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+        if entry.is_dir(follow_symlinks=False) and entry.path not in PSEUDO_FILE_SYSTEMS \
+                and not is_excluded_dir(entry.name):
+            out.append(Path(entry.path))
+    return out or [root]
 
 
 def _with_folder_contents(root: Path, rels: list[str]) -> list[str]:

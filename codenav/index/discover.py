@@ -20,8 +20,8 @@ from pathlib import Path
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
-__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "discover", "is_excluded_dir",
-           "shown", "watched"]
+__all__ = ["MAX_FILE_BYTES", "PSEUDO_FILE_SYSTEMS", "Candidate", "Discovery", "consider",
+           "discover", "is_excluded_dir", "is_walked_dir", "shown", "watched"]
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _MINIFIED = re.compile(r"[.-]min\.[cm]?js$")
@@ -32,6 +32,8 @@ _ALWAYS_EXCLUDED = frozenset({
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv",
     ".eggs", "site-packages", ".idea", ".vscode",
 })
+# Kernel views, not files: never entered, whatever the root (codenav/roots.py refuses them).
+PSEUDO_FILE_SYSTEMS = frozenset({"/proc", "/sys", "/dev"})
 # Build outputs: excluded when walking; in a git tree, .gitignore decides.
 _BUILD_OUTPUTS = frozenset({"build", "dist", "target", "out", ".next", ".nuxt", "coverage",
                             "htmlcov", ".gradle", ".cache"})
@@ -85,6 +87,11 @@ def _decodable(rel: str) -> bool:
 def is_excluded_dir(name: str) -> bool:
     """Folders never entered, whatever the mode (also used by the watcher)."""
     return name in _ALWAYS_EXCLUDED or name.endswith(".egg-info")
+
+
+def is_walked_dir(path: str) -> bool:
+    """Whether a walk may enter the folder at absolute ``path``: not a pseudo file system."""
+    return path not in PSEUDO_FILE_SYSTEMS
 
 
 def discover(root: Path, max_bytes: int | None = None) -> Discovery:
@@ -265,7 +272,7 @@ def _walk(root: Path, found: Discovery, max_bytes: int) -> None:
                 continue
             if is_dir:
                 if (is_excluded_dir(name) or name in _BUILD_OUTPUTS
-                        or rules.ignored(rel, is_dir=True)):
+                        or rules.ignored(rel, is_dir=True) or not is_walked_dir(entry.path)):
                     found.excluded_dirs += 1
                 else:
                     pending.append((rel, entry.path))
