@@ -155,7 +155,7 @@ def check_root(choice: RootChoice, *, allow_large: bool = False, count: bool = F
         return
     why = _cheap_refusal(path)
     if why is None and count and not (path / ".git").exists():
-        files = count_files(path)
+        files = count_files(path, LARGE_ROOT_FILES)
         if files > LARGE_ROOT_FILES:
             why = (f"{path} holds more than {LARGE_ROOT_FILES:,} files and is not a git "
                    "work tree")

@@ -68,7 +68,7 @@ def _servers(ws: Workspace) -> dict[str, Any]:
 
 
 async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> Answer:
-    data: dict[str, Any] = {"root": str(ws.root), "db": str(ws.db_path)}
+    data: dict[str, Any] = {"root": str(ws.root), "rootFrom": ws.root_from, "db": str(ws.db_path)}
     build = ws.build
     try:
         reader = ws.reader()
@@ -113,6 +113,10 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data["projectConfig"].update(ignored=ignored, allow=ws.trust.allow)
         warnings.append(f"The project's own configuration names programs codenav did not run "
                         f"({', '.join(ignored)}): {ws.trust.allow}.")
+    if data.get("built") and not data["files"]["total"]:
+        warnings.append(f"The map of {ws.root} holds no files: nothing under it is in a "
+                        "language codenav maps (or everything is ignored). Is this the "
+                        "repository's root?")
     if data.get("staleCount"):
         warnings.append(f"{data['staleCount']} file(s) changed, added or removed since the "
                         "last index; map_rebuild refreshes them.")
