@@ -415,6 +415,7 @@ def _cmd_servers(args: argparse.Namespace) -> int:
     from codenav.config import Trust, decide_trust
     from codenav.lsp.servers import families, find_command, install
 
+    _configure_logging("warning")  # configuration warnings, as the files are read
     if args.action == "install":
         if not args.family:
             raise _UsageError("which family? e.g. `codenav servers install typescript`")
@@ -442,6 +443,13 @@ def _cmd_servers(args: argparse.Namespace) -> int:
                  f"{row['server']}: {' '.join(row['command'])}" if row["server"] else
                  f"not installed — {row['install']}")
         print(f"{row['family']:<11} {','.join(row['languages']):<12} {state}")
+    from codenav.config import config_warnings
+
+    problems = config_warnings(root)
+    if problems:  # (also logged on stderr as each file is read)
+        print("\nconfiguration settings that do not apply (the rest does):")
+        for problem in problems:
+            print(f"  {problem}")
     return EXIT_OK
 
 

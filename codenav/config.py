@@ -22,18 +22,14 @@ theirs and always applies::
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from codenav.config_schema import ConfigWarning, check_file, warnings_for
 
-__all__ = ["TRUST_ENV", "ProjectConfig", "Trust", "decide_trust", "project_config",
-           "user_config_path", "user_lsp"]
+__all__ = ["TRUST_ENV", "ProjectConfig", "Trust", "config_warnings", "decide_trust",
+           "project_config", "user_config_path", "user_lsp"]
 
 TRUST_ENV = "CODENAV_TRUST_PROJECT_CONFIG"
 TRUST_FLAG = "--trust-project-config"
@@ -60,16 +56,33 @@ def user_config_path() -> Path:
     return Path(base) / "codenav" / "config.toml"
 
 
-def _load(path: Path) -> dict[str, Any]:
+def _load(path: Path, kind: str = "user") -> dict[str, Any]:
+    """The file's settings that apply: checked against codenav/config_schema.py, whose
+    warnings name what was left out (``kind``: user, project or pyproject)."""
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
+    return check_file(path, text, kind)
 
 
 def _user() -> dict[str, Any]:
     return _load(user_config_path())
+
+
+_PROJECT_FILES = ((".codenav/config.toml", "project", ("lsp",)),
+                  ("pyproject.toml", "pyproject", ("tool", "codenav", "lsp")))
+
+
+def config_warnings(root: Path | None) -> list[ConfigWarning]:
+    """What the user's configuration and ``root``'s own do not apply, and why (the files
+    are read again: a warning goes once the file is fixed)."""
+    _user()
+    paths = [user_config_path()]
+    if root is not None:
+        project_config(root, Trust(False, "checking"))
+        paths += [root / name for name, _, _ in _PROJECT_FILES]
+    return warnings_for(paths)
 
 
 def decide_trust(root: Path, *, flag: bool = False, forced: bool = False) -> Trust:
@@ -111,9 +124,8 @@ def project_config(root: Path | None, trust: Trust) -> ProjectConfig:
     out = ProjectConfig()
     if root is None:
         return out
-    for name, keys in ((".codenav/config.toml", ("lsp",)),
-                       ("pyproject.toml", ("tool", "codenav", "lsp"))):
-        data: Any = _load(root / name)
+    for name, kind, keys in _PROJECT_FILES:
+        data: Any = _load(root / name, kind)
         for key in keys:
             data = data.get(key) if isinstance(data, dict) else None
         if not isinstance(data, dict):
