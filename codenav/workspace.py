@@ -289,10 +289,9 @@ class Workspace:
             return False
         self.build.running, self.build.started = True, time.monotonic()
         self.build.done.clear()
+        # (the root was checked here, counted too, before the child starts: it need not)
         command = [sys.executable, "-m", "codenav", "index", str(self.root), "--progressive",
-                   "--log-level", "warning"]
-        if self.allow_large_root:
-            command.append("--allow-large-root")
+                   "--log-level", "warning", "--allow-large-root"]
         if self._db_arg is not None:  # only a path the user named (never the resolved one)
             command += ["--db", str(self._db_arg)]
 
