@@ -233,3 +233,49 @@ def test_map_not_built_says_what_works(tmp_path: Path) -> None:
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "MAP_NOT_BUILT"
     assert "regardless" not in error["hint"] and "codenav index" in error["hint"]
+
+
+def test_the_wal_is_not_left_at_its_largest_beside_the_map(tmp_path: Path) -> None:
+    """A write that ends while a server reads the map leaves the WAL as large as it was (the
+    writer is not the last connection, and a run's own checkpoint gives up on a busy
+    reader); a reader closing last cannot fold it in either. A server's clean exit does: no
+    WAL the size of the map is left beside it."""
+    import sqlite3
+
+    root = write_tree(tmp_path / "repo", {f"pkg/m{i:04}.py": "".join(
+        f"def f{i}_{j}(x):\n    return g{j}(x) + {j}\n" for j in range(20)) for i in range(600)})
+    index_tree(root)
+    db = root / ".codenav" / "map.db"
+    wal = Path(f"{db}-wal")
+    proc = subprocess.Popen([sys.executable, "-m", "codenav", "mcp", str(root), "--lsp", "off",
+                             "--no-watch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=_clean_env())
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", "id": ident, "method": method,
+                                      "params": params}) + "\n").encode())
+        proc.stdin.flush()
+        while True:
+            answer: dict[str, Any] = json.loads(proc.stdout.readline())
+            if answer.get("id") == ident:
+                return answer
+
+    ask(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "t", "version": "1"}})
+    ask(2, "tools/call", {"name": "map_search", "arguments": {"query": "f1_1"}})  # a reader
+    # a writer that ends while the server's reader is open, without a checkpoint of its own
+    # (what a run whose checkpoint met a busy reader leaves): the WAL holds the whole write
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("UPDATE nodes SET hub = hub")
+    writer.execute("UPDATE refs SET col = col")
+    writer.close()
+    large = wal.stat().st_size
+    assert large > 256 * 1024
+    proc.stdin.close()
+    proc.wait(timeout=3)
+    proc.stdout.close()
+    size = wal.stat().st_size if wal.exists() else 0
+    assert size == 0, f"WAL {size:,} bytes (was {large:,}) beside a {db.stat().st_size:,}-byte map"
