@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from codenav import __version__
-from codenav.errors import CodenavError, MapRefused
+from codenav.errors import CodenavError, MapRefused, RootRefused
+from codenav.roots import RootChoice, check_root, choose_root
 
 __all__ = ["main"]
 
@@ -35,6 +36,40 @@ def _root(value: str) -> Path:
     if not path.is_dir():
         raise _UsageError(f"not a directory: {value}")
     return path.resolve()
+
+
+_ROOT_HELP = ("repository root (default: the MCP client's or editor's root, $CLAUDE_PROJECT_DIR, "
+              "the git work tree around the current folder, else the current folder)")
+
+
+def _root_options(parser: argparse.ArgumentParser, *, positional: bool) -> None:
+    """ROOT (by position where a command always took it) and ``--root``, which every
+    command takes; ``--allow-large-root``."""
+    if positional:
+        parser.add_argument("root", nargs="?", default=None, help=_ROOT_HELP)
+    parser.add_argument("--root", dest="root_option", metavar="ROOT", default=None,
+                        help=_ROOT_HELP if not positional else "the same as ROOT")
+    parser.add_argument("--allow-large-root", action="store_true",
+                        help="map a root codenav refuses: /, the home folder, a folder "
+                             "without .git holding over 200,000 files")
+
+
+def _named_root(args: argparse.Namespace) -> str | None:
+    given = getattr(args, "root", None)
+    option = getattr(args, "root_option", None)
+    if given is not None and option is not None and _root(given) != _root(option):
+        raise _UsageError(f"two roots: {given} and --root {option}")
+    return option if option is not None else given
+
+
+def _choice(args: argparse.Namespace) -> RootChoice:
+    """The root by codenav/roots.py's rules (no client roots: this process has none)."""
+    try:
+        choice = choose_root(_named_root(args))
+    except NotADirectoryError as exc:
+        raise _UsageError(str(exc)) from exc
+    check_root(choice, allow_large=args.allow_large_root)
+    return choice
 
 
 def _db(value: str | None) -> Path | None:
@@ -68,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     index = commands.add_parser(
         "index", help="build or refresh the map (ROOT/.codenav/map.db)",
         description="Build or refresh the map; incremental unless --full.")
-    index.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    _root_options(index, positional=True)
     index.add_argument("--full", action="store_true", help="re-parse every file")
     index.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db "
                        "or $CODENAV_DB)")
@@ -91,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         "mcp", help="serve the tools to an agent over MCP (stdio)",
         description="Serve codenav's tools over MCP on stdin/stdout. Builds the map in the "
                     "background when it is missing.")
-    mcp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    _root_options(mcp, positional=True)
     mcp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     mcp.add_argument("--force-root", metavar="DIR",
                      help="refuse any root or path argument outside DIR (fail closed)")
@@ -112,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         description="A language server answering definition, references, document and "
                     "workspace symbols, hover and call hierarchy from the map (shared with "
                     "any other codenav process on the same root).")
-    lsp.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    _root_options(lsp, positional=True)
     lsp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
     lsp.add_argument("--trust-map", action="store_true",
@@ -140,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--list", action="store_true", help="list the tools")
     call.add_argument("tool", nargs="?", help="tool name, e.g. map_status")
     call.add_argument("arguments", nargs="?", default="{}", help="arguments as a JSON object")
-    call.add_argument("--root", default=".", help="repository root (default: .)")
+    _root_options(call, positional=False)
     call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
     call.add_argument("--lsp", choices=("auto", "off"), default="auto",
@@ -162,7 +197,7 @@ def _parser() -> argparse.ArgumentParser:
                     "npm) into codenav's cache, where the pool finds it.")
     servers.add_argument("action", nargs="?", choices=("list", "install"), default="list")
     servers.add_argument("family", nargs="?", help="with install: python, typescript …")
-    servers.add_argument("--root", default=".", help="repository root (default: .)")
+    _root_options(servers, positional=False)
     servers.add_argument("--json", action="store_true", help="print JSON")
     servers.add_argument("--trust-project-config", action="store_true",
                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
@@ -171,7 +206,7 @@ def _parser() -> argparse.ArgumentParser:
 
     status = commands.add_parser("status", help="print map_status as JSON",
                                  description="Same as `codenav call map_status`.")
-    status.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    _root_options(status, positional=True)
     status.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     status.add_argument("--pretty", action="store_true", help="indent the JSON")
     status.add_argument("--trust-map", action="store_true",
@@ -182,6 +217,30 @@ def _parser() -> argparse.ArgumentParser:
                           "name programs (language-server commands, settings)")
     _log_level(status, "warning")
     status.set_defaults(run=_cmd_status)
+
+    from codenav.setup.clients import CLIENTS
+
+    setup = commands.add_parser(
+        "setup", help="write codenav into an MCP client's configuration",
+        description="Add codenav (this codenav, by its absolute path) to an MCP client's own "
+                    "configuration file, keeping everything else in it. A file that cannot be "
+                    "parsed is left alone (exit 1). generic prints the entry most clients take "
+                    "(or merges it into --file).")
+    setup.add_argument("client", choices=list(CLIENTS), help="which client")
+    scope = setup.add_mutually_exclusive_group()
+    scope.add_argument("--project", dest="scope", action="store_const", const="project",
+                       help="the project's file (ROOT/.mcp.json …); the default for "
+                            "claude-code, cursor, vscode")
+    scope.add_argument("--user", dest="scope", action="store_const", const="user",
+                       help="your own file (~/.claude.json, ~/.codex/config.toml …); the "
+                            "default for codex and zed")
+    setup.add_argument("--dry-run", action="store_true",
+                       help="write nothing: show what would change")
+    setup.add_argument("--root", dest="root_option", metavar="ROOT", default=None,
+                       help=f"with --project: {_ROOT_HELP}")
+    setup.add_argument("--file", metavar="PATH", help="generic: merge into this JSON file "
+                                                      "(mcpServers) instead of printing")
+    setup.set_defaults(run=_cmd_setup, allow_large_root=False)
     return parser
 
 
@@ -205,12 +264,16 @@ def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     from codenav.index.pipeline import check, index_tree
+    from codenav.store.db import checkpoint, map_path
 
     _configure_logging(args.log_level)
-    root = _root(args.root)
+    choice = _choice(args)
+    root = choice.path
     if args.jobs is not None and args.jobs < 1:
         raise _UsageError("--jobs must be at least 1")
     db_path = _db(args.db)
+    if not args.check and not args.allow_large_root and not map_path(root, db_path).exists():
+        check_root(choice, count=True)  # a first build of a huge tree without .git
     if args.check:
         fresh = check(root, db_path, trust_map=args.trust_map)
         if args.json:
@@ -222,29 +285,65 @@ def _cmd_index(args: argparse.Namespace) -> int:
     with _progress_bar(show_bar) as progress:
         report = index_tree(root, db_path, full=args.full, jobs=args.jobs, progress=progress,
                             progressive=args.progressive, trust_map=args.trust_map)
+    checkpoint(Path(report.db))  # the WAL folded into the map, not left at its largest
     if args.json:
         print(json.dumps(report.to_dict()))
     elif not args.quiet:
         print(f"codenav index {report.root}: {report.summary()}")
+    if report.files == 0 and not args.quiet:
+        print(f"codenav: {_EMPTY_TREE.format(root=report.root)}", file=sys.stderr)
     return EXIT_OK
 
 
-def _workspace(root: str, db: str | None, force_root: str | None = None, *, watch: bool = False,
-               lsp: str = "off", lsp_background: bool = True, trust: bool = False,
-               trust_map: bool = False) -> Any:
+# Said when a tree holds nothing codenav maps (a map of 0 files looks like a broken one).
+_EMPTY_TREE = ("no source files under {root}: the map is empty. codenav maps Python, "
+               "TypeScript, JavaScript, Go, Rust, Java, C#, C, C++, Ruby and PHP; "
+               "`codenav index --json` lists what was skipped and why")
+
+
+def _workspace(choice: RootChoice, db: str | None, force_root: str | None = None, *,
+               watch: bool = False, lsp: str = "off", lsp_background: bool = True,
+               trust: bool = False, trust_map: bool = False, allow_large: bool = False) -> Any:
     from codenav.workspace import Workspace
 
     forced = Path(force_root).expanduser() if force_root else None
     if forced is not None and not forced.is_dir():
         raise _UsageError(f"--force-root is not a directory: {force_root}")
-    return Workspace(_root(root), _db(db), force_root=forced, watch=watch, lsp=lsp,
-                     lsp_background=lsp_background, trust_project=trust, trust_map=trust_map)
+    return Workspace(choice.path, _db(db), force_root=forced, watch=watch, lsp=lsp,
+                     lsp_background=lsp_background, trust_project=trust, trust_map=trust_map,
+                     root_from=choice.rule, allow_large_root=allow_large)
+
+
+def _deferred(args: argparse.Namespace, **options: Any) -> Callable[[Sequence[Path]], Any]:
+    """A server's workspace once its client has said its roots (none named ROOT): the
+    first client root, else codenav/roots.py's other rules. A root codenav refuses is
+    RootRefused, which the server answers with rather than exit."""
+    def make(client: Sequence[Path]) -> Any:
+        choice = choose_root(None, client)
+        check_root(choice, allow_large=args.allow_large_root)
+        return _workspace(choice, args.db, trust=args.trust_project_config,
+                          trust_map=args.trust_map, allow_large=args.allow_large_root,
+                          **options)
+    return make
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
     _configure_logging(args.log_level)
-    ws = _workspace(args.root, args.db, args.force_root, watch=not args.no_watch, lsp=args.lsp,
-                    trust=args.trust_project_config, trust_map=args.trust_map)
+    options: dict[str, Any] = {"watch": not args.no_watch, "lsp": args.lsp}
+    if sys.stdin is not None and sys.stdin.isatty():
+        print("codenav mcp: waiting for an MCP client on stdin/stdout. This is the server "
+              "an agent's client starts (docs/clients.md; `codenav setup CLIENT` writes its "
+              "configuration); press Ctrl-D to end it.", file=sys.stderr, flush=True)
+    if _named_root(args) is None:
+        from codenav.server import serve_stdio
+
+        if args.force_root:
+            raise _UsageError("--force-root needs ROOT: the root cannot be left to the client")
+        serve_stdio(make=_deferred(args, **options))
+        return EXIT_OK
+    choice = _choice(args)
+    ws = _workspace(choice, args.db, args.force_root, trust=args.trust_project_config,
+                    trust_map=args.trust_map, allow_large=args.allow_large_root, **options)
     # A missing map starts building now, while the MCP SDK is imported (about a second):
     # its first definitions are readable by the time the first question arrives.
     ws.start_background_build(on_done=ws.start_servers)
@@ -258,8 +357,11 @@ def _cmd_lsp(args: argparse.Namespace) -> int:
     from codenav.lsp_server import serve_editor
 
     _configure_logging(args.log_level)
-    return serve_editor(_workspace(args.root, args.db, watch=not args.no_watch,
-                                   trust=args.trust_project_config, trust_map=args.trust_map))
+    if _named_root(args) is None:
+        return serve_editor(make=_deferred(args, watch=not args.no_watch))
+    return serve_editor(_workspace(_choice(args), args.db, watch=not args.no_watch,
+                                   trust=args.trust_project_config, trust_map=args.trust_map,
+                                   allow_large=args.allow_large_root))
 
 
 def _print_envelope(envelope: dict[str, Any], pretty: bool) -> None:
@@ -276,8 +378,9 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
     _configure_logging(args.log_level)
     # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
     # rather than start one it would stop again at once.
-    ws = _workspace(args.root, args.db, lsp=getattr(args, "lsp", "auto"), lsp_background=False,
-                    trust=args.trust_project_config, trust_map=args.trust_map)
+    ws = _workspace(_choice(args), args.db, lsp=getattr(args, "lsp", "auto"),
+                    lsp_background=False, trust=args.trust_project_config,
+                    trust_map=args.trust_map, allow_large=args.allow_large_root)
     try:
         envelope = anyio.run(call_tool, ws, tool, arguments)
     finally:
@@ -325,16 +428,21 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 
 def _cmd_servers(args: argparse.Namespace) -> int:
-    from codenav.config import decide_trust
+    from codenav.config import Trust, decide_trust
     from codenav.lsp.servers import families, find_command, install, withheld
 
+    _configure_logging("warning")  # configuration warnings, as the files are read
     if args.action == "install":
         if not args.family:
             raise _UsageError("which family? e.g. `codenav servers install typescript`")
         return install(args.family)
-    root = _root(args.root)
+    try:
+        root: Path | None = _choice(args).path
+    except RootRefused:  # which servers there are can be said anywhere; the project's
+        root = None      # configuration only where codenav would map
     rows: list[dict[str, Any]] = []
-    trust = decide_trust(root, flag=args.trust_project_config)
+    trust = decide_trust(root, flag=args.trust_project_config) if root is not None else \
+        Trust(False, "no project")
     for name, family in families(root, trust).items():
         found = next(((spec, argv) for spec in family.servers
                       if (argv := find_command(spec.command)) is not None), None)
@@ -354,11 +462,34 @@ def _cmd_servers(args: argparse.Namespace) -> int:
         print(f"{row['family']:<11} {','.join(row['languages']):<12} {state}")
         if row["withheld"] and row["enabled"]:
             print(f"{'':<24} untrusted project: not given {row['withheld']}")
+    from codenav.config import config_warnings
+
+    problems = config_warnings(root)
+    if problems:  # (also logged on stderr as each file is read)
+        print("\nconfiguration settings that do not apply (the rest does):")
+        for problem in problems:
+            print(f"  {problem}")
     return EXIT_OK
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
     return _run_tool(args, "map_status", {})
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    from codenav.setup import CLIENTS, setup
+
+    client = CLIENTS[args.client]
+    scope = args.scope or client.default_scope
+    if args.file and client.name != "generic":
+        raise _UsageError("--file is for `codenav setup generic`; the other clients' files "
+                          "are where the client reads them")
+    if args.file and args.scope:
+        raise _UsageError("--file names the file: no --project or --user with it")
+    # the project's root matters to a project file (its path) and to generic's arguments
+    root = _choice(args).path if scope == "project" else Path.cwd()
+    file = Path(args.file).expanduser().absolute() if args.file else None
+    return setup(client, scope, root, dry_run=args.dry_run, file=file)
 
 
 def _describe_freshness(fresh: object) -> str:
@@ -392,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"codenav: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except MapRefused as exc:  # a file codenav must not write: the command line must change
+    except (MapRefused, RootRefused) as exc:  # the command line must change
         print(f"codenav: error: {exc.message}\n  hint: {exc.hint}", file=sys.stderr)
         return EXIT_USAGE
     except CodenavError as exc:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codenav.config_schema import ConfigWarning, check_file, warnings_for
 from codenav.files import read_project_file
 
 if sys.version_info >= (3, 11):
@@ -34,8 +35,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["TRUST_ENV", "ProjectConfig", "Trust", "decide_trust", "project_config",
-           "read_toml", "user_config_path", "user_lsp"]
+__all__ = ["TRUST_ENV", "ProjectConfig", "Trust", "config_warnings", "decide_trust",
+           "project_config", "read_toml", "user_config_path", "user_lsp"]
 
 TRUST_ENV = "CODENAV_TRUST_PROJECT_CONFIG"
 TRUST_FLAG = "--trust-project-config"
@@ -62,11 +63,11 @@ def user_config_path() -> Path:
     return Path(base) / "codenav" / "config.toml"
 
 
-def read_toml(path: Path, *, mine: bool = False) -> dict[str, Any]:
-    """A TOML file as a table ({} when missing, unreadable or not TOML). A project's file is
-    read like any file of the repository (regular, bounded, never blocking, not through a
-    symlink); the user's own (``mine``) may be a symlink, as dotfiles often are."""
-    text = read_project_file(path, follow_links=mine)
+def read_toml(path: Path) -> dict[str, Any]:
+    """A project's TOML file as a table, read like any file of the repository (regular,
+    bounded, never blocking, not through a symlink); {} when missing, unreadable or not
+    TOML."""
+    text = read_project_file(path)
     if text is None:
         return {}
     try:
@@ -76,8 +77,34 @@ def read_toml(path: Path, *, mine: bool = False) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _load(path: Path, kind: str = "user") -> dict[str, Any]:
+    """The file's settings that apply: checked against codenav/config_schema.py, whose
+    warnings name what was left out (``kind``: user, project or pyproject). A project's
+    file is read like any file of the repository (``read_project_file``); the user's own
+    may be a symlink, as dotfiles often are."""
+    text = read_project_file(path, follow_links=kind == "user")
+    if text is None:
+        return {}
+    return check_file(path, text, kind)
+
+
 def _user() -> dict[str, Any]:
-    return read_toml(user_config_path(), mine=True)
+    return _load(user_config_path())
+
+
+_PROJECT_FILES = ((".codenav/config.toml", "project", ("lsp",)),
+                  ("pyproject.toml", "pyproject", ("tool", "codenav", "lsp")))
+
+
+def config_warnings(root: Path | None) -> list[ConfigWarning]:
+    """What the user's configuration and ``root``'s own do not apply, and why (the files
+    are read again: a warning goes once the file is fixed)."""
+    _user()
+    paths = [user_config_path()]
+    if root is not None:
+        project_config(root, Trust(False, "checking"))
+        paths += [root / name for name, _, _ in _PROJECT_FILES]
+    return warnings_for(paths)
 
 
 def decide_trust(root: Path, *, flag: bool = False, forced: bool = False) -> Trust:
@@ -119,9 +146,8 @@ def project_config(root: Path | None, trust: Trust) -> ProjectConfig:
     out = ProjectConfig()
     if root is None:
         return out
-    for name, keys in ((".codenav/config.toml", ("lsp",)),
-                       ("pyproject.toml", ("tool", "codenav", "lsp"))):
-        data: Any = read_toml(root / name)
+    for name, kind, keys in _PROJECT_FILES:
+        data: Any = _load(root / name, kind)
         for key in keys:
             data = data.get(key) if isinstance(data, dict) else None
         if not isinstance(data, dict):

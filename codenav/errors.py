@@ -6,9 +6,12 @@
     │   ├── MapUntrusted          MAP_NOT_BUILT the map was not written by codenav on this
     │   │                                       machine (shipped in a repository): rebuilt
     │   │                                       before it is served, unless --trust-map
-    │   └── MapRefused            MAP_NOT_BUILT the map's file is not codenav's to write (another
-    │                                           application's database, a symlink leaving
-    │                                           the root); ``codenav index`` exits 2
+    │   ├── MapRefused            MAP_NOT_BUILT the map's file is not codenav's to write (another
+    │   │                                       application's database, a link); ``codenav
+    │   │                                       index`` exits 2
+    │   └── RootRefused           MAP_NOT_BUILT the root is /, the home folder, a pseudo file
+    │                                           system or a huge tree without .git (codenav/
+    │                                           roots.py); the commands exit 2
     ├── NodeNotFound              NODE_NOT_FOUND
     ├── BadNodeId                 BAD_NODE_ID
     ├── FileNotFound              FILE_NOT_FOUND
@@ -49,6 +52,7 @@ __all__ = [
     "MapUntrusted",
     "NodeNotFound",
     "OutOfRoot",
+    "RootRefused",
     "SymbolNotFound",
 ]
 
@@ -77,7 +81,7 @@ class MapNotBuilt(CodenavError):
     """There is no map yet: the first build is running, or none was ever made."""
 
     code = "MAP_NOT_BUILT"
-    default_hint = "Run map_rebuild (or `codenav index`); nav_* tools work regardless."
+    default_hint = "Run map_rebuild (or `codenav index` in the root)."
 
 
 class MapIncompatible(MapNotBuilt):
@@ -100,6 +104,12 @@ class MapRefused(MapNotBuilt):
 
     default_hint = ("Pass --db PATH (or set CODENAV_DB) to keep the map elsewhere, or move "
                     "the file away; codenav only ever rebuilds a database it made.")
+
+
+class RootRefused(MapNotBuilt):
+    """codenav will not map this root (codenav/roots.py): nothing is read or written."""
+
+    default_hint = "Start codenav in the repository, or pass --allow-large-root."
 
 
 class NodeNotFound(CodenavError):

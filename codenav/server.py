@@ -18,25 +18,34 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import IO, Any, BinaryIO, cast
 
 import anyio
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from codenav import __version__
-from codenav.envelope import to_json
+from codenav.envelope import clamp_budget, default_budget, failure, to_json
+from codenav.errors import CodenavError, MapNotBuilt
+from codenav.roots import paths_of_uris
 from codenav.tools.dispatch import call_tool
-from codenav.tools.registry import TOOLS, input_schema
+from codenav.tools.registry import TOOLS, by_name, input_schema
 from codenav.workspace import Workspace
 
 __all__ = ["INSTRUCTIONS", "MAX_LINE", "CappedLines", "build_server", "protocol_error",
            "serve_stdio"]
+
+# A workspace made once the client has said its roots (no ROOT on the command line).
+MakeWorkspace = Callable[[Sequence[Path]], Workspace]
+_ROOTS_WAIT_S = 3.0  # how long the client may take to answer roots/list
+_CLOSE_GRACE_S = 1.5  # language servers' polite exit at the end; the process ends by 3 s
 
 log = logging.getLogger("codenav.server")
 
@@ -102,23 +111,114 @@ def _result(envelope: dict[str, Any]) -> types.CallToolResult:
     )
 
 
-def build_server(ws: Workspace) -> Server[dict[str, Any]]:
-    """The MCP server for ``ws``: its tools, instructions and lifespan."""
+class _Session:
+    """The workspace one MCP session answers from: the one named on the command line, or
+    one made once the client has said its roots (``roots/list``). The watcher starts once
+    the client is initialized — after ``initialize`` was answered: setting the OS watch up
+    takes seconds on a large tree (and holds the GIL)."""
 
-    @asynccontextmanager
-    async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-        if ws.build.running:  # started before serving: servers start once it is done
-            pass
-        elif ws.start_background_build(on_done=ws.start_servers):
+    def __init__(self, ws: Workspace | None, make: MakeWorkspace | None) -> None:
+        self.ws = ws
+        self.error: CodenavError | None = None
+        self._make = make
+        self._started = False
+        self._ready: anyio.Event | None = None
+
+    def start_now(self) -> None:
+        """Before serving, with a named root: the first map (unless the command line
+        started it) and the language servers; no watcher yet."""
+        ws = self.ws
+        if ws is None or ws.build.running:  # started already: servers follow the build
+            return
+        if ws.start_background_build(on_done=ws.start_servers):
             log.info("no usable map at %s: building it in the background", ws.db_path)
         else:
             ws.start_servers()  # language servers warm up while the agent reads the map
-        if ws.watch:
-            ws.start_watcher()
+
+    async def begin(self, ctx: ServerRequestContext[dict[str, Any]]) -> None:
+        """Once per session, at ``notifications/initialized`` (or at the first request of
+        a client that sends none): choose the root if it is the client's to say, start what
+        a workspace runs, then the watcher."""
+        if self._started:
+            return
+        self._started = True
+        ready = self._ready_event()
+        try:
+            if self.ws is None and self._make is not None:
+                roots = await self._client_roots(ctx)
+                make = self._make
+                try:
+                    self.ws = await anyio.to_thread.run_sync(lambda: make(roots))
+                except CodenavError as exc:  # a root codenav refuses: every call says so
+                    log.warning("%s %s", exc.message, exc.hint)
+                    self.error = exc
+                    return
+                log.info("root %s (%s)", self.ws.root, self.ws.root_from)
+                self.start_now()
+            ws = self.ws
+            if ws is not None and ws.watch:
+                await anyio.to_thread.run_sync(lambda: ws.start_watcher(wait=False))
+        finally:
+            ready.set()
+
+    def _ready_event(self) -> anyio.Event:
+        if self._ready is None:
+            self._ready = anyio.Event()
+        return self._ready
+
+    @staticmethod
+    async def _client_roots(ctx: ServerRequestContext[dict[str, Any]]) -> list[Path]:
+        """The client's roots that are local folders, when it has the capability (a client
+        that does not answer in time has none)."""
+        capabilities = ctx.session.client_capabilities
+        if capabilities is None or capabilities.roots is None:
+            return []
+        try:
+            with anyio.fail_after(_ROOTS_WAIT_S):
+                listed = await ctx.session.send_request(
+                    types.ListRootsRequest(), types.ListRootsResult,
+                    request_read_timeout_seconds=_ROOTS_WAIT_S)
+        except Exception as exc:  # noqa: BLE001 - any failure means: no roots from the client
+            log.info("the client's roots/list failed (%s): choosing the root without it", exc)
+            return []
+        return paths_of_uris([str(root.uri) for root in listed.roots])
+
+    async def workspace(self, ctx: ServerRequestContext[dict[str, Any]]) -> Workspace:
+        """The session's workspace, once known; MAP_NOT_BUILT (RootRefused) when codenav
+        refused the root."""
+        if self.ws is not None and self._started:
+            return self.ws
+        if not self._started:
+            await self.begin(ctx)
+        with anyio.move_on_after(_ROOTS_WAIT_S + 5):
+            await self._ready_event().wait()
+        if self.ws is not None:
+            return self.ws
+        raise self.error or MapNotBuilt("the root is not chosen yet: the client's roots "
+                                        "have not arrived", hint="Retry in a moment.")
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close(grace=_CLOSE_GRACE_S)
+
+
+def build_server(ws: Workspace | None = None, *,
+                 make: MakeWorkspace | None = None) -> Server[dict[str, Any]]:
+    """The MCP server for ``ws`` — or, without one, for the workspace ``make`` gives once
+    the client has said its roots: its tools, instructions and lifespan."""
+    session = _Session(ws, make)
+
+    @asynccontextmanager
+    async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+        session.start_now()
         try:
             yield {}
         finally:
-            ws.close()
+            session.close()
+
+    async def initialized(ctx: ServerRequestContext[dict[str, Any]],
+                          params: types.NotificationParams) -> None:
+        await session.begin(ctx)
 
     async def list_tools(ctx: ServerRequestContext[dict[str, Any]],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -126,14 +226,26 @@ def build_server(ws: Workspace) -> Server[dict[str, Any]]:
 
     async def on_call(ctx: ServerRequestContext[dict[str, Any]],
                       params: types.CallToolRequestParams) -> types.CallToolResult:
+        if by_name(params.name) is None:  # not a tool of this server: a protocol error
+            known = ", ".join(t.name for t in TOOLS)
+            raise MCPError(code=types.INVALID_PARAMS,
+                           message=f"Unknown tool: {params.name[:80]!r}; the tools are: {known}")
+
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
-        envelope = await call_tool(ws, params.name, params.arguments, progress)
+        try:
+            current = await session.workspace(ctx)
+        except CodenavError as exc:
+            return _result(default_budget(failure(exc, clamp_budget(None)[0])))
+        envelope = await call_tool(current, params.name, params.arguments, progress)
         return _result(envelope)
 
-    return Server("codenav", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
-                  on_list_tools=list_tools, on_call_tool=on_call)
+    server = Server("codenav", version=__version__, instructions=INSTRUCTIONS,
+                    lifespan=lifespan, on_list_tools=list_tools, on_call_tool=on_call)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams,
+                                    initialized)
+    return server
 
 
 class CappedLines:
@@ -173,9 +285,10 @@ def _claim_stdin() -> anyio.AsyncFile[str]:
     return anyio.wrap_file(cast(IO[str], CappedLines(raw)))
 
 
-def serve_stdio(ws: Workspace) -> None:
-    """Serve MCP on stdin/stdout until the client closes stdin."""
-    server = build_server(ws)
+def serve_stdio(ws: Workspace | None = None, *, make: MakeWorkspace | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin (``make``: the workspace is
+    made once the client has said its roots)."""
+    server = build_server(ws, make=make)
 
     async def main() -> None:
         async with stdio_server(stdin=_claim_stdin()) as (read_stream, write_stream):
@@ -210,9 +323,17 @@ def serve_stdio(ws: Workspace) -> None:
         # The lifespan has closed the workspace by now. The transport reads stdin in a
         # worker thread still blocked in read(), and interpreter exit would wait for it until
         # the client closed stdin (SIGTERM then hung for good): leave without waiting.
-        logging.shutdown()
-        sys.stderr.flush()
-        os._exit(exc.code if isinstance(exc.code, int) else 1)
+        _leave(exc.code if isinstance(exc.code, int) else 1)
+    # stdin closed and the lifespan closed the workspace (servers stopped, WAL folded in).
+    # Threads still busy (a watch being set up, a run in the background) would hold the
+    # interpreter's exit: leave now, so that the process ends within 3 s of stdin closing.
+    _leave(0)
+
+
+def _leave(code: int) -> None:
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def protocol_error(exc: Exception) -> types.JSONRPCError | None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codenav.index.discover import decodable, is_excluded_dir, shown, watched
+from codenav.index.discover import decodable, is_excluded_dir, is_walked_dir, shown, watched
 
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
@@ -107,6 +107,7 @@ class Watcher:
         self._step, self._debounce = step_ms, debounce_ms
         self._stop = threading.Event()
         self._ready = threading.Event()
+        self._background = False
         self._folders: set[str] = set()  # the folders watched, as last listed
         self._retry: set[str] = set()  # paths of batches that failed, for the next try
         self._retry_at = 0.0
@@ -118,16 +119,23 @@ class Watcher:
         self._settler = threading.Thread(target=self._settle_loop, name="codenav-settle",
                                          daemon=True)
 
-    def start(self) -> None:
+    def start(self, *, wait: bool = True) -> None:
+        """Start watching; with ``wait``, return once the OS watch is set up (later edits
+        are seen). Setting it up holds the GIL (watchfiles' Rust side walks the tree): a
+        server starts it only after answering its client's ``initialize``."""
+        self._background = not wait
         self._thread.start()
         self._settler.start()
-        self._ready.wait(timeout=10)  # the OS watch is set up: later edits are seen
+        if wait:
+            self._ready.wait(timeout=10)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop watching; waits up to ``timeout`` seconds for each thread (both are daemons:
+        one still setting its watch up does not hold the process)."""
         self._stop.set()
         for thread in (self._thread, self._settler):
             if thread.is_alive():
-                thread.join(timeout=5)
+                thread.join(timeout=timeout)
         if self.state.state != "failed":
             self.state.state = "stopped"
 
@@ -183,8 +191,14 @@ class Watcher:
                              yield_on_timeout=True, rust_timeout=200, raise_interrupt=False,
                              recursive=False, ignore_permission_denied=True):
             if self.state.state in ("starting", "restarting"):
+                first = self.state.state == "starting"
                 self.state.state = "watching"
                 self._ready.set()
+                # set up in the background (a server answered its client first): edits
+                # made meanwhile went unseen; an incremental run catches up
+                if first and self._background and not self.ws.build.running and \
+                        self.ws.map_exists():
+                    self._catch_up()
             if new:
                 self.apply(sorted(new))
                 new = []
@@ -313,7 +327,8 @@ def watched_folders(root: Path) -> tuple[list[str], dict[str, str]]:
         else:
             folders.append(path)
         for entry in entries:
-            if not decodable(entry.name) or is_excluded_dir(entry.name):
+            if not decodable(entry.name) or is_excluded_dir(entry.name) or \
+                    not is_walked_dir(entry.path):  # /proc, /sys, /dev (a root of /)
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from codenav.config import decide_trust
-from codenav.errors import MapNotBuilt, MapRefused, MapUntrusted
+from codenav.errors import MapNotBuilt, MapRefused, MapUntrusted, RootRefused
 from codenav.index.discover import discover
 from codenav.index.pipeline import (
     IndexReport,
@@ -33,6 +33,7 @@ from codenav.index.pipeline import (
 )
 from codenav.lifetime import die_with_parent_hook
 from codenav.paths import canonical, require_inside
+from codenav.roots import RootChoice, check_root
 from codenav.store import db, origin
 from codenav.store.read import MapReader
 
@@ -71,8 +72,17 @@ class Workspace:
                  force_root: Path | None = None, watch: bool = False,
                  lsp: str = "off", lsp_background: bool = True,
                  lsp_deadlines: tuple[float, float] | None = None,
-                 trust_project: bool = False, trust_map: bool = False) -> None:
+                 trust_project: bool = False, trust_map: bool = False,
+                 root_from: str = "argument", allow_large_root: bool = False) -> None:
         self.root = canonical(root)
+        # Which rule chose the root (codenav/roots.py; map_status's rootFrom), and whether
+        # a root codenav would refuse (/, the home folder, a huge tree) is mapped anyway.
+        self.root_from = root_from
+        self.allow_large_root = allow_large_root
+        check_root(RootChoice(self.root, root_from), allow_large=allow_large_root)
+        # Set once the root is found too large to map (counted before a first build).
+        self.refused: RootRefused | None = None
+        self._sized = False
         self.force_root = canonical(force_root) if force_root is not None else None
         # Whether the repository's own configuration may name programs (codenav/config.py).
         self.trust = decide_trust(self.root, flag=trust_project, forced=force_root is not None)
@@ -105,6 +115,8 @@ class Workspace:
 
     def reader(self) -> MapReader:
         """This thread's read-only view of the map; MAP_NOT_BUILT when there is none."""
+        if self.refused is not None:
+            raise self.refused
         try:
             identity = os.stat(self.db_path).st_ino
         except OSError:
@@ -190,11 +202,10 @@ class Workspace:
             waited = time.monotonic() - self.build.started
             return MapNotBuilt(
                 f"the first map of {self.root} is being built ({waited:.0f} s so far)",
-                hint="Retry in a few seconds; map_status shows progress. nav_* tools work "
-                     "regardless.")
+                hint="Retry in a few seconds; map_status shows progress.")
         return MapNotBuilt(f"no map of {self.root} yet",
                            hint="Build it: `codenav index` in the root (a shell), or the "
-                                "map_rebuild tool; nav_* tools work regardless.")
+                                "map_rebuild tool.")
 
     def map_exists(self) -> bool:
         """Whether there is a map to answer from: built, or a first build under way (which
@@ -212,21 +223,47 @@ class Workspace:
         self.reader()
         return bool(self._local.growing)
 
-    def build_progress(self) -> str:
-        """How far a first build under way got (as it last committed), said for warnings."""
+    def build_counts(self) -> tuple[int, int]:
+        """(files mapped, files to map) of a first build under way, as it last committed;
+        (0, 0) while it is still finding the files."""
         try:
             done, _, total = self.reader().meta().get("building_progress", "").partition("/")
         except MapNotBuilt:
-            done, total = "", ""
-        if not total or not int(total):
+            return 0, 0
+        try:
+            return int(done), int(total)
+        except ValueError:
+            return 0, 0
+
+    def build_progress(self) -> str:
+        """How far a first build under way got (as it last committed), said for warnings."""
+        done, total = self.build_counts()
+        if not total:
             return "finding the files"
-        return f"{int(done):,} of {int(total):,} files mapped"
+        return f"{done:,} of {total:,} files mapped"
 
     # ------------------------------------------------------------------ building
+
+    def check_size(self) -> None:
+        """Before a first build: RootRefused when the root holds more files than codenav maps
+        without ``--allow-large-root`` and is no git work tree (counted once; a root that
+        already has a map is not counted)."""
+        if self.refused is not None:
+            raise self.refused
+        if self._sized or self.allow_large_root:
+            return
+        if not self.db_path.exists():
+            try:
+                check_root(RootChoice(self.root, self.root_from), count=True)
+            except RootRefused as exc:
+                self.refused = exc
+                raise
+        self._sized = True
 
     def rebuild(self, *, full: bool = False, paths: Collection[str] | None = None,
                 progress: Progress | None = None) -> IndexReport:
         """Run the indexer now (blocking; one build at a time in this process)."""
+        self.check_size()
         with self._build_lock:
             self.build.running, self.build.started = True, time.monotonic()
             self.build.done.clear()
@@ -271,23 +308,42 @@ class Workspace:
         and it has the CPU to itself — forked parser processes, no lock shared with this
         process's threads (the MCP server imports and serves meanwhile). ``on_done`` runs
         once it has ended."""
-        if self.build.running or self.map_exists():
+        if self.build.running or self.refused is not None or self.map_exists():
             return False
         self.build.running, self.build.started = True, time.monotonic()
         self.build.done.clear()
+        # (the root was checked here, counted too, before the child starts: it need not)
         command = [sys.executable, "-m", "codenav", "index", str(self.root), "--progressive",
-                   "--log-level", "warning"]
+                   "--log-level", "warning", "--allow-large-root"]
         if self._db_arg is not None:  # only a path the user named (never the resolved one)
             command += ["--db", str(self._db_arg)]
         if self.trust_map:
             command.append("--trust-map")
-        # (the hook only calls prctl, resolved beforehand: safe between fork and exec)
-        builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE,
-                                   preexec_fn=die_with_parent_hook())  # noqa: PLW1509
-        self._builder = builder
+
+        def finished() -> None:
+            self.build.running = False
+            self.build.done.set()
+            if on_done is not None:
+                on_done()
 
         def wait() -> None:
+            try:  # counted here, not before answering: a client's initialize never waits
+                self.check_size()
+            except RootRefused as exc:
+                log.warning("%s %s", exc.message, exc.hint)
+                self.build.last_error = exc.message
+                finished()
+                return
+            if self._closed:
+                finished()
+                return
+            # (the hook only calls prctl, resolved beforehand: safe between fork and exec)
+            builder = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       preexec_fn=die_with_parent_hook())  # noqa: PLW1509
+            self._builder = builder
+            if self._closed:  # closed while it started: close() may have missed it
+                builder.kill()
             out, err = builder.communicate()
             if builder.returncode == 0:  # its last line: "codenav index ROOT: <summary>"
                 summary = out.decode("utf-8", "replace").strip().rpartition(": ")[2]
@@ -298,10 +354,7 @@ class Workspace:
                 self.build.last_error = f"codenav index exited {builder.returncode}: {tail}"
                 if not self._closed:
                     log.warning("building the first map failed: %s", self.build.last_error)
-            self.build.running = False
-            self.build.done.set()
-            if on_done is not None:
-                on_done()
+            finished()
 
         threading.Thread(target=wait, name="codenav-first-build", daemon=True).start()
         return True
@@ -360,13 +413,15 @@ class Workspace:
 
     # ------------------------------------------------------------------ watching
 
-    def start_watcher(self) -> None:
-        """Follow edits under the root (``codenav mcp`` unless ``--no-watch``)."""
-        if self.watcher is None:
+    def start_watcher(self, *, wait: bool = True) -> None:
+        """Follow edits under the root (``codenav mcp`` unless ``--no-watch``). Without
+        ``wait``, returns before the OS watch is set up (seconds on a large tree): the
+        servers start it after answering ``initialize``."""
+        if self.watcher is None and self.refused is None and not self._closed:
             from codenav.watch import Watcher
 
             self.watcher = Watcher(self)
-            self.watcher.start()
+            self.watcher.start(wait=wait)
 
     # ---------------------------------------------------------- language servers
 
@@ -408,19 +463,26 @@ class Workspace:
         for code in languages:
             pool.ensure(code, reader.central_file(code))
 
-    def close(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop()
+    def close(self, grace: float = 3.0) -> None:
+        """Stop the watcher, a first build and the language servers (``grace`` seconds for
+        them to leave politely), then checkpoint the map's WAL into it."""
         with self._pool_lock:
             self._closed = True
             pool, self._pool = self._pool, None
+        if self.watcher is not None:
+            self.watcher.stop(timeout=min(grace, 1.0))
         builder = self._builder
         if builder is not None and builder.poll() is None:
             builder.kill()  # its map is marked building: the next run starts it again
             builder.wait()
         if pool is not None:
-            pool.close()
+            pool.close(grace=grace)
         cached = getattr(self._local, "reader", None)
         if cached is not None:
             cached.conn.close()
             self._local.reader = None
+        # A reader closing last leaves the WAL at its largest (it may not checkpoint); a
+        # writer's checkpoint folds it into the map and truncates it. Skipped when another
+        # process holds the map (its own exit does it).
+        if self.refused is None and not self.build.running:
+            db.checkpoint(self.db_path)

@@ -22,9 +22,8 @@ from codenav.files import read_project_file, safe_relative
 from codenav.index.gitignore import IgnoreRules
 from codenav.index.languages import Language, by_extension
 
-__all__ = ["MAX_FILE_BYTES", "Candidate", "Discovery", "consider", "decodable", "discover",
-           "is_excluded_dir",
-           "shown", "watched"]
+__all__ = ["MAX_FILE_BYTES", "PSEUDO_FILE_SYSTEMS", "Candidate", "Discovery", "consider",
+           "decodable", "discover", "is_excluded_dir", "is_walked_dir", "shown", "watched"]
 
 log = logging.getLogger("codenav.discover")
 
@@ -37,6 +36,8 @@ _ALWAYS_EXCLUDED = frozenset({
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv",
     ".eggs", "site-packages", ".idea", ".vscode",
 })
+# Kernel views, not files: never entered, whatever the root (codenav/roots.py refuses them).
+PSEUDO_FILE_SYSTEMS = frozenset({"/proc", "/sys", "/dev"})
 # Build outputs: excluded when walking; in a git tree, .gitignore decides.
 _BUILD_OUTPUTS = frozenset({"build", "dist", "target", "out", ".next", ".nuxt", "coverage",
                             "htmlcov", ".gradle", ".cache"})
@@ -92,6 +93,11 @@ def decodable(rel: str) -> bool:
 def is_excluded_dir(name: str) -> bool:
     """Folders never entered, whatever the mode (also used by the watcher)."""
     return name in _ALWAYS_EXCLUDED or name.endswith(".egg-info")
+
+
+def is_walked_dir(path: str) -> bool:
+    """Whether a walk may enter the folder at absolute ``path``: not a pseudo file system."""
+    return path not in PSEUDO_FILE_SYSTEMS
 
 
 def discover(root: Path, max_bytes: int | None = None) -> Discovery:
@@ -345,7 +351,7 @@ def _walk(root: Path, found: Discovery, max_bytes: int) -> None:
                 continue
             if is_dir:
                 if (is_excluded_dir(name) or name in _BUILD_OUTPUTS
-                        or rules.ignored(rel, is_dir=True)):
+                        or rules.ignored(rel, is_dir=True) or not is_walked_dir(entry.path)):
                     found.excluded_dirs += 1
                 else:
                     pending.append((rel, entry.path))

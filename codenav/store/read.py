@@ -355,6 +355,15 @@ class MapReader:
             return None
         return None
 
+    def node_for_key(self, key: str) -> Node | None:
+        """The node a linker key names (``I:pkg.mod::Class.method`` …): as the linker
+        resolved it, else as a use elsewhere with that key resolved."""
+        row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            row = self.conn.execute("SELECT target_id FROM refs WHERE key = ? AND target_id IS "
+                                    "NOT NULL LIMIT 1", (key,)).fetchone()
+        return self.node_by_id(int(row[0])) if row is not None else None
+
     def first_resolved_ref(self, file_id: int, line: int) -> int | None:
         """The column of the first identifier on a line that resolves to a node."""
         row = self.conn.execute(

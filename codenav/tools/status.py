@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 from pydantic import Field
 
-from codenav.config import project_config
+from codenav.config import config_warnings, project_config
 from codenav.envelope import Answer, Cut
 from codenav.errors import BadArgs, MapNotBuilt
 from codenav.lsp.servers import families, withheld
@@ -77,7 +77,7 @@ def _with_withheld(item: dict[str, Any], what: str | None) -> dict[str, Any]:
 
 
 async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> Answer:
-    data: dict[str, Any] = {"root": str(ws.root), "db": str(ws.db_path)}
+    data: dict[str, Any] = {"root": str(ws.root), "rootFrom": ws.root_from, "db": str(ws.db_path)}
     build = ws.build
     try:
         reader = ws.reader()
@@ -122,6 +122,15 @@ async def map_status(ws: Workspace, params: StatusParams, ctx: CallContext) -> A
         data["projectConfig"].update(ignored=ignored, allow=ws.trust.allow)
         warnings.append(f"The project's own configuration names programs codenav did not run "
                         f"({', '.join(ignored)}): {ws.trust.allow}.")
+    problems = config_warnings(ws.root)
+    if problems:
+        data["config"] = {"warnings": [str(w) for w in problems]}
+        warnings.append(f"{len(problems)} setting(s) in the configuration do not apply "
+                        "(config.warnings says which, where); the rest does.")
+    if data.get("built") and not data["files"]["total"]:
+        warnings.append(f"The map of {ws.root} holds no files: nothing under it is in a "
+                        "language codenav maps (or everything is ignored). Is this the "
+                        "repository's root?")
     if data.get("staleCount"):
         warnings.append(f"{data['staleCount']} file(s) changed, added or removed since the "
                         "last index; map_rebuild refreshes them.")

@@ -49,6 +49,7 @@ local function at(client_id, rel, line, text)
 end
 
 local function run()
+  vim.o.hidden = true -- a changed buffer stays open (unsaved) while another file is edited
   local exited = nil
   local client_id = vim.lsp.start_client({
     name = "codenav",
@@ -82,6 +83,22 @@ local function run()
   ask(client, bufnr, "document_symbols", "textDocument/documentSymbol",
     { textDocument = vim.lsp.util.make_text_document_params() })
   ask(client, bufnr, "workspace_symbols", "workspace/symbol", { query = "Order" })
+
+  -- Unsaved edits (didChange): five lines typed at the top of cli.py, not written. The
+  -- definition is asked from where the buffer now has `order.add(product).total()` (line 14),
+  -- and Base.save's references must show cli.py's use where the buffer has it.
+  bufnr, params = at(client_id, "src/shop/cli.py", 9, "total")
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, true,
+    { "# one", "# two", "# three", "# four", "# five" })
+  local line = vim.api.nvim_buf_get_lines(bufnr, 13, 14, true)[1]
+  vim.api.nvim_win_set_cursor(0, { 14, string.find(line, "total", 1, true) - 1 })
+  params = vim.lsp.util.make_position_params()
+  answers.changed_position = params.position
+  ask(client, bufnr, "definition_after_change", "textDocument/definition", params)
+  bufnr, params = at(client_id, "src/shop/models.py", 10, "save")
+  params.context = { includeDeclaration = false }
+  ask(client, bufnr, "references_after_change", "textDocument/references", params)
+  answers.modified = vim.fn.getbufvar(vim.fn.bufnr(root .. "/src/shop/cli.py"), "&modified") == 1
 
   client.stop()
   answers.stopped = vim.wait(10000, function() return exited ~= nil end, 20)

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 
 from codenav.server import INSTRUCTIONS, build_server
 from codenav.tools.registry import TOOLS
@@ -59,8 +60,12 @@ async def test_in_process_tools_and_envelopes(tmp_path: Path) -> None:
         assert rebuilt["ok"] and rebuilt["data"]["parsed"] == 2
         bad = envelope_of(await client.call_tool("map_rebuild", {"full": "maybe"}))
         assert bad["error"]["code"] == "BAD_ARGS"
-        unknown = envelope_of(await client.call_tool("map_teleport", {}))
-        assert unknown["error"]["code"] == "BAD_ARGS"
+        # a tool the server does not have is a protocol error (JSON-RPC -32602), as MCP
+        # says, not a result: the client knows its tool list is wrong
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("map_teleport", {})
+        assert unknown.value.error.code == -32602
+        assert "map_teleport" in unknown.value.error.message
 
 
 async def test_stdio_end_to_end_with_a_background_first_build(tmp_path: Path) -> None:

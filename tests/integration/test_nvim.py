@@ -1,7 +1,8 @@
 """`codenav lsp` in a real editor: Neovim (0.7 and later, headless) with its built-in LSP
 client asks definition, references, hover, document and workspace symbols from the
 cursor, as a user would (tests/integration/nvim_lsp_client.lua), and the answers are
-checked against what the shop fixture holds. scripts/test.sh installs Debian's neovim."""
+checked against what the shop fixture holds — also after unsaved edits (didChange), which
+codenav answers from the buffer. scripts/test.sh installs Debian's neovim."""
 
 from __future__ import annotations
 
@@ -86,6 +87,18 @@ def test_neovim_navigates_through_codenav_lsp(tmp_path: Path) -> None:
     found = requests["workspace_symbols"]["result"]
     assert [(s["name"], s["kind"], where(root, s["location"])) for s in found] == [
         ("Order", 5, ("src/shop/models.py", 28, 6))]
+
+    # didChange: five lines typed at the top of cli.py, unsaved; the cursor on `total` at
+    # its new line is answered from the buffer, and Base.save's use in cli.py is reported
+    # where the buffer has it (line 16, 0-based 15), not where the file on disk has it
+    assert answers["changed_position"] == {"line": 13, "character": 23}
+    assert [where(root, loc) for loc in requests["definition_after_change"]["result"]] == [
+        ("src/shop/models.py", 38, 8)]
+    assert sorted(where(root, loc) for loc in requests["references_after_change"]["result"]) \
+        == [("src/shop/cli.py", 15, 23), ("src/shop/models.py", 35, 16),
+            ("src/shop/models.py", 43, 23)]
+    assert answers["modified"] is True  # the buffer holds unsaved changes
+    assert not (root / "src" / "shop" / "cli.py").read_text().startswith("# one")
 
     # nvim's client.stop(): shutdown, then exit, and codenav lsp leaves with status 0
     assert answers["stopped"] is True

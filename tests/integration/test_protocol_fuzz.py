@@ -230,10 +230,17 @@ def test_notifications_and_stray_responses_get_no_answer(server: Server) -> None
     server.alive()
 
 
+@pytest.mark.parametrize("name", ["map_teleport", "", "map_search\u0000", "\u001b[2J" * 50])
+def test_a_tool_the_server_does_not_have_is_a_protocol_error(server: Server, name: str) -> None:
+    # MCP: an unknown tool is a JSON-RPC error (-32602), not a tool result
+    reply = server.call(name, {})
+    assert "result" not in reply and reply["error"]["code"] == -32602
+    message = reply["error"]["message"]
+    assert "the tools are: map_status" in message
+    assert not any(ord(c) < 0x20 for c in message) and len(message) < 1000
+
+
 @pytest.mark.parametrize(("name", "arguments"), [
-    ("map_teleport", {}),
-    ("", {}),
-    ("map_search\u0000", {"query": "x"}),
     ("map_search", {"query": 5}),
     ("map_search", {"query": "x", "tokenBudget": "lots"}),
     ("map_search", {"query": "x", "tokenBudget": True}),

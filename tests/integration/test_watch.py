@@ -146,6 +146,15 @@ def test_codenav_mcp_follows_an_edit(tmp_path: Path) -> None:
                                        args=["-m", "codenav", "mcp", str(root), "--lsp", "off"])
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
+            # the watch is set up after initialize is answered (edits before it is set up
+            # are caught up by an incremental run, not a batch): wait for it
+            deadline = time.monotonic() + 10
+            while True:
+                status = await session.call_tool("map_status", {})
+                if (status.structured_content or {})["data"]["watcher"]["state"] == "watching":
+                    break
+                assert time.monotonic() < deadline, status.structured_content
+                await anyio.sleep(0.05)
             pricing = root / "src" / "shop" / "pricing.py"
             pricing.write_text(pricing.read_text() + "\n\ndef watched_in():\n    return 3\n")
             deadline = time.monotonic() + 10
