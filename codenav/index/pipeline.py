@@ -614,8 +614,11 @@ class _Run:
 
 
 def _checkpoint(conn: sqlite3.Connection) -> None:
-    """Fold the WAL back into the map after a run; skipped while readers hold it."""
+    """Fold the WAL back into the map after a run; skipped while readers hold it (a short
+    wait, not the writer's long one: a reader holding a transaction would otherwise keep
+    the run from ending for minutes)."""
     with suppress(sqlite3.OperationalError):  # busy: the next run checkpoints again
+        conn.execute("PRAGMA busy_timeout=300")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 

@@ -56,6 +56,7 @@ from codenav.lsp.servers import (
     restricted,
     withheld,
 )
+from codenav.positions import BOM
 
 __all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus", "server_settings"]
 
@@ -519,4 +520,8 @@ def _read(root: Path, path: str) -> str:
     """A document's text for the server: a regular file inside the root, of mappable size
     (a path from the map is checked like an argument), else empty."""
     data = read_source(root, path, MAX_FILE_BYTES)
-    return "" if data is None else data[:MAX_FILE_BYTES].decode("utf-8", "replace")
+    if data is None:
+        return ""
+    # A byte-order mark is not text (servers strip it from the files they read themselves,
+    # and the map's columns do not count it): sent, it would shift line 1 by one column.
+    return data[:MAX_FILE_BYTES].removeprefix(BOM).decode("utf-8", "replace")

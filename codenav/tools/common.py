@@ -332,6 +332,7 @@ class Located:
     warnings: list[str] = field(default_factory=list)
     others: list[Node] = field(default_factory=list)  # more definitions a symbol names
     more: int = 0  # definitions named so beyond ``others``
+    stale: bool = False  # the node's file changed since it was indexed: its place may be off
 
     def each(self) -> list[Located]:
         """One target per definition the arguments name: this one, then ``others``."""
@@ -344,13 +345,22 @@ class Located:
 def locate(ws: Workspace, reader: MapReader, params: TargetParams,
            fresh: Freshness) -> Located:
     """Resolve id / file+line(+col) / symbol to the definition it means (the parameters'
-    model has checked that exactly one is given)."""
+    model has checked that exactly one is given). The files of the definitions found are
+    re-indexed first when they changed and that is quick; one that could not be is noted
+    in ``fresh`` and the result is ``stale``."""
     if params.id is not None:
-        return _by_id(ws, reader, params.id, fresh)
-    if params.symbol is not None:
-        return _by_symbol(reader, params.symbol)
-    assert params.file is not None and params.line is not None
-    return _by_position(ws, reader, params.file, params.line, params.col, fresh)
+        found = _by_id(ws, reader, params.id, fresh)
+    elif params.symbol is not None:
+        found = _by_symbol(reader, params.symbol)
+        paths = sorted({c.node.path for c in found.each() if c.node is not None})
+        if ws.changed_on_disk(paths):  # positions may have moved: read the files again first
+            fresh.refresh(paths)
+            found = _by_symbol(ws.reader(), params.symbol)
+    else:
+        assert params.file is not None and params.line is not None
+        return _by_position(ws, reader, params.file, params.line, params.col, fresh)
+    found.stale = found.node is not None and found.node.path in fresh.stale
+    return found
 
 
 def _by_id(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Located:

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 from codenav.errors import LspError, LspTimeout, LspUnavailable
 from codenav.index.languages import by_extension
 from codenav.store.read import MapReader, Node
-from codenav.tools.common import Located
+from codenav.tools.common import Freshness, Located
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -98,6 +98,11 @@ async def ask_at(ws: Workspace, located: Located, source: str, what: str,
     target = target_of(located)
     if target is None:
         return Live(False)
+    if located.stale and located.path is None and source == "auto":
+        # the map's place of the definition is out of date: a server asked there would
+        # answer about whatever is there now
+        return _from_map(ws, f"{target.path} changed since it was indexed (the map's place of "
+                             f"{located.name!r} may be off)", what)
     return await ask(ws, target, source, what, call_for(target), capability=capability,
                      wide=wide)
 
@@ -185,9 +190,11 @@ def from_range(uri: str, rng: T.Range, root: Path) -> tuple[str, bool, int, int,
 
 
 def location_item(reader: MapReader, ws: Workspace, uri: str, rng: T.Range,
-                  node_cache: dict[str, Any] | None = None) -> dict[str, Any]:
+                  node_cache: dict[str, Any] | None = None,
+                  fresh: Freshness | None = None) -> dict[str, Any]:
     """An LSP location as an anchor, with the map's node id when a definition's name is
-    there; files outside the root are marked ``external``."""
+    there; files outside the root are marked ``external``, files whose map entry is stale
+    (with ``fresh``) ``stale``."""
     path, inside, line, col, end_line, _ = from_range(uri, rng, ws.root)
     item: dict[str, Any] = {"file": path, "line": line, "col": col}
     if end_line != line:
@@ -195,6 +202,9 @@ def location_item(reader: MapReader, ws: Workspace, uri: str, rng: T.Range,
     if not inside:
         item["external"] = True
         return item
+    if fresh is not None:
+        fresh.check({path})
+        fresh.mark(item, path)
     stats = node_cache if node_cache is not None else {}
     if path not in stats:
         stats[path] = reader.file(path)

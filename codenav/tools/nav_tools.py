@@ -33,7 +33,7 @@ from codenav.tools.common import (
     summary,
 )
 from codenav.tools.live import Live, ask_at, location_item, locations, position_request
-from codenav.tools.rows import MODULE, Detail, node_row, place, ref_row
+from codenav.tools.rows import MODULE, Detail, place, ref_row
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "NavParams", "declarations_of",
@@ -113,13 +113,14 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
         if live.answered:
             found = locations(live.result)
             if found or located.node is None or params.source == "lsp":
-                definitions = [_lsp_definition(reader, ws, uri, rng, lines, params.detail)
-                               for uri, rng in found]
+                definitions = [_lsp_definition(reader, ws, uri, rng, lines, params.detail,
+                                               fresh) for uri, rng in found]
                 if not definitions:
                     warnings.append("the language server knows no definition here")
                 data = {"symbol": located.name, "definitions": definitions, "source": "lsp"}
                 cut = Cut("definitions", ("definitions",), "Pass a position to pick one")
-                return Answer(data, cuts=[cut], elide=("snippet",), warnings=warnings)
+                return Answer(data, cuts=[cut], elide=("snippet",),
+                              warnings=warnings + fresh.warnings())
             warnings.append("the language server found no definition; the map's answer follows")
     nodes: list[Node] = [c.node for c in located.each() if c.node is not None]
     guess = _ANY_MEMBER.match(located.key) if located.key else None
@@ -146,17 +147,18 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
 
 
 def _lsp_definition(reader: MapReader, ws: Workspace, uri: str, rng: Any, lines: Lines,
-                    detail: Detail) -> Any:
+                    detail: Detail, fresh: Freshness) -> Any:
     """A definition a language server named: the map's node row where the map has it, else
-    its place and code line (``external`` outside the root)."""
-    item = location_item(reader, ws, uri, rng, {})
+    its place and code line (``external`` outside the root; ``stale`` where the map's entry
+    of its file is)."""
+    item = location_item(reader, ws, uri, rng, {}, fresh)
     if not item.get("external"):
         item["snippet"] = lines.line(item["file"], item["line"])
     if detail == "full":
         return item
     node = reader.node(item["id"]) if "id" in item else None
     if node is not None:
-        return node_row(node)
+        return listed(node, detail, fresh)
     row = place(item["file"], item["line"], item["col"])
     if item.get("external"):
         return f"{row} (external)"
@@ -198,18 +200,18 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         # The server saw fewer files than the map: its project configuration leaves some out.
         missing = [path for path in mapped if path not in lsp.counts]
         if node is None or len(lsp.counts) >= len(mapped):
-            return _answer_lsp(ws, reader, params, located, lsp, warnings)
+            return _answer_lsp(ws, reader, params, located, lsp, warnings, fresh)
         if params.source == "lsp":  # insisted on: the server's answer, and what it left out
             warnings.append(f"the map also has references in {len(missing)} file(s) the "
                             "language server did not search (outside its project?); "
                             "source:'auto' adds them")
-            return _answer_lsp(ws, reader, params, located, lsp, warnings)
+            return _answer_lsp(ws, reader, params, located, lsp, warnings, fresh)
         if lsp.total:
             warnings.append(
                 f"the language server's references cover {len(lsp.counts)} file(s), the map's "
                 f"{len(mapped)}: those in the {len(missing)} file(s) it left out (outside its "
                 "project?) come from the map")
-            return _answer_lsp(ws, reader, params, located, lsp, warnings,
+            return _answer_lsp(ws, reader, params, located, lsp, warnings, fresh,
                                _map_refs(reader, node, params, files, 0, 1 << 30, only=missing))
         warnings.append(f"the language server found no references, the map {mapped.total()} "
                         "(the server's project may leave these files out): the map's answer "
@@ -415,7 +417,8 @@ def _lsp_refs(ws: Workspace, reader: MapReader, live: Live, files: FileFilter) -
 
 
 def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, located: Located,
-                lsp: _LspRefs, warnings: list[str], extra: _Refs | None = None) -> Answer:
+                lsp: _LspRefs, warnings: list[str], fresh: Freshness,
+                extra: _Refs | None = None) -> Answer:
     """The server's references, shown like the map's (with the map's kind and enclosing
     definition where the map has that reference too); ``extra`` are the map's references
     in files the server did not cover."""
@@ -438,7 +441,7 @@ def _answer_lsp(ws: Workspace, reader: MapReader, params: ReferencesParams, loca
             refs.append((line, col, hit[1] if hit else kind, scope, hit[0] if hit else name))
         shown.append((path, refs))
     refs_page = _Refs(sum(counts.values()), len(counts), shown)
-    fresh = Freshness(ws)
+    fresh.check({path for path, _ in shown})  # their lines may have moved since indexed
     node = located.node
     symbol = (listed(node, params.detail, fresh, signature=False, whole=False)
               if node is not None else
@@ -498,9 +501,11 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
             data = {"symbol": located.name, "hover": text, "source": "lsp"}
             if located.node is not None:
                 data["id"] = located.node.nid
+                fresh.check({located.node.path})
+                fresh.mark(data, located.node.path)
             if not text:
                 warnings.append("the language server has nothing to show here")
-            return Answer(data, elide=("hover",), warnings=warnings)
+            return Answer(data, elide=("hover",), warnings=warnings + fresh.warnings())
         warnings.append("the language server had nothing to show; the map's answer follows")
     node = located.node
     if node is None:

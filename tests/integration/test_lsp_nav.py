@@ -21,6 +21,7 @@ import pytest
 
 from codenav.index.pipeline import index_tree
 from codenav.lsp.servers import families, find_command
+from codenav.store import db
 from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row, parse_related_row
 from codenav.workspace import Workspace
@@ -349,3 +350,50 @@ def test_codenav_servers_lists_and_reports(tmp_path: Path) -> None:
     rows = {row["family"]: row for row in json.loads(out.stdout)}
     assert rows["python"]["server"] in ("basedpyright", "pyright", "jedi-language-server")
     assert rows["go"]["install"] is None or "gopls" in rows["go"]["install"]
+
+
+# ------------------------------------------------- stale is stale on every path (issue 23)
+
+def test_a_server_is_never_asked_at_a_place_the_map_has_out_of_date(shop: Workspace) -> None:
+    """The map places Price at line 6 of pricing.py; the file changed and cannot be read
+    again now (another writer holds the map): at line 6 is now `class Other`. A server asked
+    there would answer Other, with no mark."""
+    shop.start_servers()
+    wait_state(shop, "py", {"ready"})
+    pricing = shop.root / "src" / "shop" / "pricing.py"
+    pricing.write_text("class Other:\n    pass\n\n\n" + pricing.read_text())
+    blocker = db.connect_writer(shop.db_path)
+    blocker.execute("BEGIN IMMEDIATE")  # a writer that does not let go: no quick refresh
+    try:
+        auto = call(shop, "nav_definition", {"symbol": "Price", "detail": "full"})
+        assert auto["ok"] and auto["data"]["source"] == "map", auto
+        (definition,) = auto["data"]["definitions"]
+        assert definition["id"] == "py:src/shop/pricing.py#Price" and definition["stale"]
+        assert any("changed since it was indexed" in w for w in auto["warnings"])
+        insisted = call(shop, "nav_hover", {"symbol": "Price", "source": "lsp"})
+        assert insisted["ok"] and insisted["data"]["source"] == "lsp"
+        assert insisted["data"]["stale"] is True  # asked where the map said: marked so
+        assert any("changed since the last index" in w for w in insisted["warnings"])
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    fresh = call(shop, "nav_definition", {"symbol": "Price", "source": "lsp"})
+    assert fresh["data"]["source"] == "lsp" and "stale" not in json.dumps(fresh["data"])
+    (row,) = fresh["data"]["definitions"]
+    assert parse_node_row(row).id == "py:src/shop/pricing.py#Price"
+    assert parse_node_row(row).line == 10  # read again: four lines further down
+
+
+def test_a_byte_order_mark_does_not_shift_the_servers_first_line(shop: Workspace) -> None:
+    first = shop.root / "src" / "shop" / "bom.py"
+    first.write_bytes(b"\xef\xbb\xbfdef marked(x):\n    return x\n")
+    (shop.root / "src" / "shop" / "uses_bom.py").write_text(
+        "from .bom import marked\n\n\ndef twice(y):\n    return marked(marked(y))\n")
+    shop.rebuild()
+    shop.start_servers()
+    wait_state(shop, "py", {"ready"})
+    hover = call(shop, "nav_hover", {"symbol": "marked", "source": "lsp"})
+    assert hover["ok"] and "marked" in hover["data"]["hover"], hover
+    refs = call(shop, "nav_references", {"symbol": "marked", "source": "lsp",
+                                         "detail": "full"})
+    assert refs["data"]["source"] == "lsp" and refs["data"]["total"] >= 3, refs
