@@ -3,6 +3,8 @@
     CodenavError                  INTERNAL      a bug; nothing the caller can fix
     ├── MapNotBuilt               MAP_NOT_BUILT no map yet (first build running, or never built)
     │   ├── MapIncompatible       MAP_NOT_BUILT the map was written by a newer codenav
+    │   ├── MapDamaged            MAP_NOT_BUILT the map's file is damaged (SQLite: malformed);
+    │   │                                       it is rebuilt from nothing
     │   ├── MapUntrusted          MAP_NOT_BUILT the map was not written by codenav on this
     │   │                                       machine (shipped in a repository): rebuilt
     │   │                                       before it is served, unless --trust-map
@@ -46,6 +48,7 @@ __all__ = [
     "LspFailed",
     "LspTimeout",
     "LspUnavailable",
+    "MapDamaged",
     "MapIncompatible",
     "MapNotBuilt",
     "MapRefused",
@@ -88,6 +91,14 @@ class MapIncompatible(MapNotBuilt):
     """The map file was written by a newer codenav; it is left untouched."""
 
     default_hint = "Upgrade codenav, or pass --db to use a separate map file."
+
+
+class MapDamaged(MapNotBuilt):
+    """The map's file is damaged (a disk fault, a copy cut short): SQLite calls it
+    malformed. It is derived data: ``codenav index`` deletes and rebuilds it."""
+
+    default_hint = ("Rebuild it: `codenav index` (or map_rebuild); codenav mcp and codenav lsp "
+                    "rebuild it by themselves.")
 
 
 class MapUntrusted(MapNotBuilt):

@@ -12,7 +12,8 @@ from pathlib import Path, PurePosixPath
 
 from codenav.errors import BadArgs, OutOfRoot
 
-__all__ = ["canonical", "is_inside", "relative_path", "require_inside", "require_relative"]
+__all__ = ["canonical", "is_inside", "relative_path", "require_inside", "require_nameable",
+           "require_relative"]
 
 
 def canonical(path: Path) -> Path:
@@ -40,6 +41,7 @@ def relative_path(raw: str, root: Path, boundary: Path | None = None) -> str:
     """
     if not raw or "\0" in raw:
         raise BadArgs("file must be a non-empty path without NUL characters, e.g. 'src/app.py'")
+    require_nameable(raw, "file")
     candidate = Path(raw)
     full = candidate if candidate.is_absolute() else root / candidate
     # inside the root, and inside --force-root (which may be wider than the root)
@@ -48,6 +50,19 @@ def relative_path(raw: str, root: Path, boundary: Path | None = None) -> str:
     resolved = canonical(full)
     rel = resolved.relative_to(canonical(root))
     return PurePosixPath(*rel.parts).as_posix() if rel.parts else "."
+
+
+_NAME_MAX = 255  # bytes in one path component (Linux, macOS)
+_PATH_MAX = 4096
+
+
+def require_nameable(raw: str, what: str = "path") -> None:
+    """BAD_ARGS for a path no file system can hold (a component over 255 bytes, the whole
+    over 4,096): the OS would refuse it with ENAMETOOLONG."""
+    encoded = os.fsencode(raw)
+    if len(encoded) > _PATH_MAX or any(len(part) > _NAME_MAX for part in encoded.split(b"/")):
+        raise BadArgs(f"{what} is longer than a file system allows ({_NAME_MAX} bytes a name, "
+                      f"{_PATH_MAX} in all)")
 
 
 def require_relative(raw: str, what: str = "path") -> None:

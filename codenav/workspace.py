@@ -300,15 +300,18 @@ class Workspace:
         except MapNotBuilt:
             return False
 
-    def start_background_build(self, on_done: Callable[[], None] | None = None) -> bool:
-        """Build the map if it is missing or unusable; True if a build was started.
+    def start_background_build(self, on_done: Callable[[], None] | None = None, *,
+                               damaged: bool = False) -> bool:
+        """Build the map if it is missing or unusable (``damaged``: SQLite found it so);
+        True if a build was started.
 
         The build is ``codenav index --progressive`` in a child process (dying with this
         one): it commits as it grows, so that tools answer from what it has mapped so far,
-        and it has the CPU to itself — forked parser processes, no lock shared with this
+        and it has the CPU to itself — parser processes, no lock shared with this
         process's threads (the MCP server imports and serves meanwhile). ``on_done`` runs
-        once it has ended."""
-        if self.build.running or self.refused is not None or self.map_exists():
+        once it has ended. A run that meets a damaged map deletes it and builds it anew."""
+        if self.build.running or self.refused is not None or \
+                (not damaged and self.map_exists()):
             return False
         self.build.running, self.build.started = True, time.monotonic()
         self.build.done.clear()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from codenav import __version__
-from codenav.errors import MapNotBuilt, MapRefused
+from codenav.errors import MapDamaged, MapNotBuilt, MapRefused
 from codenav.files import read_regular
 from codenav.index.discover import (
     MAX_FILE_BYTES,
@@ -310,12 +310,22 @@ def _execute(root: Path, db_path: Path, found: Discovery, started: float, *, ful
     waited_until = None if busy_timeout is None else time.monotonic() + busy_timeout
     if paths is not None:  # a name that is not UTF-8 names nothing the map can hold
         paths = [path for path in paths if decodable(path)]
+    repaired = False
     while True:
         try:
             return _execute_once(root, db_path, found, started, full=full, paths=paths,
                                  workers=workers, progress=progress, busy_timeout=busy_timeout,
                                  whole_link=whole_link, progressive=progressive,
                                  trust_map=trust_map)
+        except (sqlite3.DatabaseError, MapDamaged, OSError) as exc:
+            if db.is_full(exc):
+                raise db.unwritable(db_path, exc) from exc
+            if repaired or not db.is_damage(exc) or not whole_link:
+                raise  # a quick refresh leaves a damaged map to a run that rebuilds it
+            said = exc if isinstance(exc, MapDamaged) else db.damage(exc, db_path)
+            log.warning("%s", " ".join(said.message.split()))
+            db.remove_map(db_path)
+            repaired = True
         except _BuilderBusy:
             if waited_until is not None and time.monotonic() + _BUILDER_POLL_S > waited_until:
                 return None  # a quick refresh does not wait out a first build
@@ -381,6 +391,10 @@ def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *
             claim = _claim(conn, db_path, trust_map)
             if claim == "reset" and not whole_link:
                 return None  # a quick refresh leaves a map codenav did not write to a full run
+            if claim == "ours" and whole_link:  # a run that can rebuild it checks the file
+                problem = db.intact(conn)
+                if problem is not None:
+                    raise db.damage(sqlite3.DatabaseError(problem), db_path)
             rebuilt = db.ensure_schema(conn, db_path, reset=claim == "reset")
             writer = MapWriter(conn)
             known = {} if claim == "reset" else db.read_meta(conn)

@@ -9,16 +9,17 @@ sqlite3 errors are translated into codenav's errors here and nowhere else.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from codenav.errors import MapIncompatible, MapNotBuilt, MapRefused
+from codenav.errors import MapDamaged, MapIncompatible, MapNotBuilt, MapRefused
 
 __all__ = [
     "APPLICATION_ID",
@@ -26,14 +27,20 @@ __all__ = [
     "checkpoint",
     "connect_reader",
     "connect_writer",
+    "damage",
     "default_db_path",
     "ensure_schema",
     "expected_schema",
     "index_statements",
+    "intact",
+    "is_damage",
+    "is_full",
     "map_path",
     "read_meta",
     "read_only_authorizer",
+    "remove_map",
     "schema_version",
+    "unwritable",
     "write_transaction",
 ]
 
@@ -95,11 +102,40 @@ def map_path(root: Path, explicit: Path | None = None) -> Path:
 
 def _prepare_dir(path: Path) -> None:
     folder = path.parent
-    if not folder.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        if folder.name == MAP_DIR:
-            # Keep the map out of commits without touching the user's .gitignore.
-            (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+    try:
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            if folder.name == MAP_DIR:
+                # Keep the map out of commits without touching the user's .gitignore.
+                (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+    except OSError as exc:
+        raise unwritable(path, exc) from exc
+    if not _writable(folder):
+        raise unwritable(path, OSError(errno.EROFS, "read-only file system or no permission"))
+
+
+def is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full (an OS error or SQLite's SQLITE_FULL)."""
+    if getattr(exc, "errno", None) == errno.ENOSPC:
+        return True
+    if isinstance(exc, sqlite3.DatabaseError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code & 0xFF == 13 if code is not None else "disk is full" in str(exc)
+    return False
+
+
+def unwritable(path: Path, exc: BaseException) -> MapRefused:
+    """The error for a map codenav cannot write where it is (a read-only checkout, a full
+    disk): said in a line, with where else it can go."""
+    full = is_full(exc)
+    what = "the disk holding it is full" if full else \
+        f"it cannot be written there ({getattr(exc, 'strerror', None) or exc})"
+    return MapRefused(f"no map can be written at {path}: {what}",
+                      hint="Free some space, or keep the map elsewhere: --db PATH (or "
+                           "CODENAV_DB=PATH); a map there is read back by every command "
+                           "given the same --db." if full else
+                           "Keep the map elsewhere: --db PATH (or CODENAV_DB=PATH) on every "
+                           "command; the tree itself is only read.")
 
 
 def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Connection:
@@ -107,6 +143,7 @@ def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Con
     enough to wait for another writer's whole build unless ``busy_timeout`` says otherwise.
     A database codenav did not make is refused before anything is written to it."""
     _prepare_dir(path)
+    conn: sqlite3.Connection | None = None
     try:
         conn = sqlite3.connect(path, timeout=_WRITER_BUSY_S if busy_timeout is None
                                else busy_timeout, isolation_level=None,
@@ -119,14 +156,27 @@ def connect_writer(path: Path, busy_timeout: float | None = None) -> sqlite3.Con
         conn.execute("PRAGMA cache_size=-65536")
         conn.execute(f"PRAGMA journal_size_limit={_WAL_KEEP_BYTES}")
     except sqlite3.DatabaseError as exc:
+        ours = conn is not None and _application_id(conn) == APPLICATION_ID
+        if conn is not None:
+            conn.close()
+        if ours and is_damage(exc):  # codenav's own map, damaged: rebuilt, not refused
+            raise damage(exc, path) from exc
         raise MapRefused(
             f"{path} is not a codenav map ({exc}); codenav leaves it untouched",
             hint="If it is an old map, delete it (it is derived data) and run `codenav index`; "
                  "else pass --db PATH to keep the map elsewhere.") from exc
     except MapRefused:
-        conn.close()
+        if conn is not None:
+            conn.close()
         raise
     return conn
+
+
+def _application_id(conn: sqlite3.Connection) -> int | None:
+    try:
+        return int(conn.execute("PRAGMA application_id").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return None
 
 
 def checkpoint(path: Path, busy_timeout: float = 0.3) -> bool:
@@ -149,6 +199,45 @@ def checkpoint(path: Path, busy_timeout: float = 0.3) -> bool:
         conn.close()
 
 
+_DAMAGE_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite saying a map file is damaged (not busy, not a bug)."""
+    if isinstance(exc, MapDamaged):
+        return True
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _DAMAGE_CODES
+    return "malformed" in str(exc) or "not a database" in str(exc)  # Python 3.10
+
+
+def damage(exc: BaseException, path: Path) -> MapDamaged:
+    """The error that says the map at ``path`` is damaged (``exc``: what SQLite said)."""
+    return MapDamaged(f"the map at {path} is damaged ({exc}); codenav rebuilds it from "
+                      "nothing")
+
+
+def intact(conn: sqlite3.Connection) -> str | None:
+    """None when SQLite's quick check of the whole file finds nothing wrong, else the first
+    problem (every page is read: ~2 ms per MB)."""
+    try:
+        (first,) = conn.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if first == "ok" else str(first)
+
+
+def remove_map(path: Path) -> None:
+    """Delete a damaged map and its SQLite companions (derived data: the next run builds
+    it again; readers notice the new file)."""
+    for suffix in _COMPANIONS:
+        with suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")
+
+
 def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
     """Refuse a database codenav did not make (read-only checks: nothing is written yet)."""
     (app,) = conn.execute("PRAGMA application_id").fetchone()
@@ -162,23 +251,57 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
                      f"{len(tables)} table(s)); codenav never writes to it")
 
 
-def connect_reader(path: Path) -> sqlite3.Connection:
-    """A read-only connection to a built map; raises MapNotBuilt when there is none yet."""
-    if not path.is_file():
-        raise MapNotBuilt(f"no map at {path}")
+def _open_reader(path: Path, *, immutable: bool) -> sqlite3.Connection:
+    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+    conn = sqlite3.connect(f"{path.as_uri()}?{flags}", uri=True, timeout=_READER_BUSY_S,
+                           isolation_level=None, check_same_thread=False)
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=_READER_BUSY_S,
-                               isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA query_only=1")
         conn.execute("PRAGMA trusted_schema=OFF")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the file now
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
+    return conn
+
+
+def _writable(folder: Path) -> bool:
+    """Whether files can be made in ``folder`` (not a read-only file system, not denied)."""
+    try:
+        return os.access(folder, os.W_OK) and not os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+
+
+def connect_reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection to a built map; raises MapNotBuilt when there is none yet.
+
+    A map in a folder codenav cannot write (a read-only checkout, a mounted cache) is read
+    as immutable: SQLite would otherwise need to create its shared-memory file beside it,
+    and could not open it at all. Nothing can change it there anyway."""
+    if not path.is_file():
+        raise MapNotBuilt(f"no map at {path}")
+    conn: sqlite3.Connection | None = None
+    try:
+        try:
+            conn = _open_reader(path, immutable=False)
+        except sqlite3.OperationalError:
+            if _writable(path.parent):
+                raise
+            conn = _open_reader(path, immutable=True)
         _check_ours(conn, path)
         version = schema_version(conn)
         conn.set_authorizer(read_only_authorizer)
     except sqlite3.DatabaseError as exc:
+        if conn is not None:
+            conn.close()
+        if is_damage(exc):
+            raise damage(exc, path) from exc
         raise MapNotBuilt(f"cannot read the map at {path}: {exc}",
                           hint="Run `codenav index --full` to rebuild it.") from exc
     except MapRefused:
-        conn.close()
+        if conn is not None:
+            conn.close()
         raise
     if version != SCHEMA_VERSION:
         conn.close()

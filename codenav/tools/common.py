@@ -31,7 +31,7 @@ from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_extension, language_of
-from codenav.paths import relative_path, require_relative
+from codenav.paths import relative_path, require_nameable, require_relative
 from codenav.positions import BOM
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import ToolParams
@@ -95,6 +95,7 @@ def parse_node_id(raw: str) -> tuple[str, str, str | None]:
     found = NODE_ID.match(raw.strip()) if raw else None
     if not found:
         raise BadNodeId(f"{raw[:120]!r} is not a node id")
+    require_nameable(found.group(2), "the id's path")
     return found.group(1), found.group(2), found.group(3)
 
 

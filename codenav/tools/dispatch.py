@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from codenav.envelope import Answer, clamp_budget, default_budget, failure, success
-from codenav.errors import BadArgs, CodenavError, Internal, MapNotBuilt
+from codenav.errors import BadArgs, CodenavError, Internal, MapDamaged, MapNotBuilt
+from codenav.store import db
 from codenav.tools.base import CallContext, ReportProgress, ToolSpec
 from codenav.tools.registry import TOOLS, by_name, input_schema
 from codenav.workspace import Workspace
@@ -74,6 +75,14 @@ def _building(ws: Workspace) -> bool:
         return ws.building()
     except MapNotBuilt:
         return False  # no map: the handler says so in its own terms
+
+
+def _repair(ws: Workspace) -> None:
+    """A damaged map under a long-lived server is rebuilt in the background at once (a
+    one-shot ``codenav call`` says how, and leaves it)."""
+    if ws.lsp_background and ws.start_background_build(on_done=ws.start_servers,
+                                                       damaged=True):
+        log.warning("the map at %s is damaged: rebuilding it in the background", ws.db_path)
 
 
 def _budget_of(arguments: dict[str, Any]) -> tuple[int, list[str], str | None]:
@@ -138,8 +147,13 @@ async def _call(ws: Workspace, name: str, arguments: dict[str, Any] | None,
             exc.hint = _help_hint(tool)
         return failure(exc, budget, warnings)
     except CodenavError as exc:
+        if isinstance(exc, MapDamaged):
+            _repair(ws)
         return failure(exc, budget, warnings)
-    except Exception:
+    except Exception as exc:
+        if db.is_damage(exc):  # a page SQLite found malformed while answering
+            _repair(ws)
+            return failure(db.damage(exc, ws.db_path), budget, warnings)
         log.exception("tool %s failed on %r", name, args)
         return failure(Internal(f"{name} failed unexpectedly; the error is logged on the "
                                 f"server's stderr"), budget, warnings)
