@@ -23,8 +23,8 @@ from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp import types as mt
 
 from codenav.index.pipeline import index_tree
-from codenav.store.origin import key_path
 from codenav.server import build_server
+from codenav.store.origin import key_path
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES, run_codenav, write_tree
 
