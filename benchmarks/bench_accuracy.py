@@ -59,14 +59,26 @@ _TS_CTAGS_KINDS = {"class": "class", "interface": "interface", "function": "func
                    "generator": "function", "method": "method", "property": "property",
                    "enum": "enum", "enumerator": "enum member", "alias": "type alias",
                    "namespace": "namespace", "constant": "variable", "variable": "variable"}
+# Go: ctags 5.9 tags a method as a `func` scoped to its struct; `member` is a struct field
+_GO_CTAGS_KINDS = {"func": "function", "member": "field", "const": "constant",
+                   "var": "variable", "struct": "struct", "interface": "interface",
+                   "type": "type", "talias": "type", "methodSpec": "method"}
+# C: definitions only (ctags leaves prototypes and extern declarations out by default)
+_C_CTAGS_KINDS = {"function": "function", "member": "field", "macro": "macro",
+                  "variable": "variable", "struct": "struct", "union": "struct",
+                  "enumerator": "constant", "enum": "enum", "typedef": "typedef"}
 # per corpus language: ctags language, kind map, language server, its column label
 _LANGUAGES = {"python": ("Python", _CTAGS_KINDS, "basedpyright", "pyright"),
               "typescript": ("TypeScript", _TS_CTAGS_KINDS, "typescript-language-server",
-                             "tsserver")}
+                             "tsserver"),
+              "go": ("Go", _GO_CTAGS_KINDS, "gopls", "gopls"),
+              "c": ("C", _C_CTAGS_KINDS, "clangd", "clangd")}
 # includeDeclaration asked of each server: basedpyright reads false as "leave out the position
 # asked about" and keeps the symbol's other declarations; tsserver reads it as "leave out every
 # declaration", so it is asked for all of them, and the position asked about is dropped here.
-_INCLUDE_DECLARATION = {"basedpyright": False, "typescript-language-server": True}
+# gopls and clangd read false as "no declaration of the symbol" (clangd: no prototype either).
+_INCLUDE_DECLARATION = {"basedpyright": False, "typescript-language-server": True,
+                        "gopls": False, "clangd": False}
 # servers that resolve names in comments (tsserver: JSDoc {@link X}, @see X, @throws {X})
 _COMMENT_REFERENCES = {"typescript-language-server"}
 _GRAMMARS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
@@ -131,8 +143,10 @@ def _ts_binds(text: str, name: str) -> bool:
 
 def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
     ctags_language, kinds, _, _ = _LANGUAGES[language]
-    out = subprocess.run(["ctags", "-R", f"--languages={ctags_language}", "--fields=+nKs",
-                          "--output-format=json", "-f", "-", "."], cwd=root,
+    extra = ["--langmap=C:+.h"] if ctags_language == "C" else []
+    out = subprocess.run(["ctags", "-R", f"--languages={ctags_language}", *extra,
+                          "--exclude=vendor", "--exclude=.cache", "--exclude=.codenav",
+                          "--fields=+nKs", "--output-format=json", "-f", "-", "."], cwd=root,
                          capture_output=True, text=True, check=True).stdout
     found = []
     seen: set[tuple[str, str, str, str]] = set()
@@ -143,6 +157,9 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
             continue
         path = tag["path"].removeprefix("./")
         text = (root / path).read_text("utf-8", "replace").splitlines()[tag["line"] - 1]
+        if language == "go" and kind == "function" and tag.get("scopeKind") in (
+                "struct", "type", "interface"):
+            kind = "method"
         if language == "typescript":
             if path.endswith(".d.ts"):
                 continue
@@ -350,13 +367,15 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="django", choices=sorted(CORPORA))
+    parser.add_argument("--root", type=Path,
+                        help="the corpus's folder, instead of the cache's (see corpora.GIVEN)")
     parser.add_argument("--symbols", type=int, default=80)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--worst", type=int, default=8, help="symbols listed per worst list")
     parser.add_argument("--dump", type=Path, help="write every symbol's answers as JSON here")
     args = parser.parse_args()
     corpus = CORPORA[args.corpus]
-    root = fetch(corpus)
+    root = args.root.resolve() if args.root else fetch(corpus)
     _, _, server, label = _LANGUAGES[corpus.language]
     candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
                   else from_regex(root, corpus.language))

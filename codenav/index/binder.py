@@ -40,6 +40,8 @@ LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
 
 _TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# dotted names and calls with their arguments dropped: ``c.Root().Find``
+_CALL_CHAIN = re.compile(r"[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -66,7 +68,20 @@ def _type_name(text: str) -> str | None:
     if " | " in text:
         parts = [p.strip() for p in text.split("|") if p.strip() != "None"]
         text = parts[0] if len(parts) == 1 else ""
-    return text if _DOTTED.fullmatch(text) else None
+    return text if _DOTTED.fullmatch(text) or (
+        "()" in text and _CALL_CHAIN.fullmatch(text)) else None
+
+
+def _chain(text: str) -> list[str]:
+    """A dotted name with calls as its steps: ``c.Root().Find()`` -> ``c``, ``Root``, ``()``,
+    ``Find``, ``()`` (``()``: what calling the name before it makes)."""
+    out: list[str] = []
+    for part in text.split("."):
+        if part.endswith("()"):
+            out += [part[:-2], "()"]
+        else:
+            out.append(part)
+    return out
 
 
 @dataclass(slots=True)
@@ -208,7 +223,7 @@ class Binder:
         typed = _type_name(type_text) if type_text else None
         if not typed:
             return
-        head, *rest = typed.split(".")
+        head, *rest = _chain(typed)
         binding, where = self._lookup(head, scope)
         if binding is not None and binding[0] == "def" and binding[1] == index:
             binding = None  # ``Customer Customer { get; }``: the type, not the member itself
@@ -288,7 +303,7 @@ class Binder:
         if isinstance(value, str) and chain and depth < 3:
             typed = _type_name(value)
             if typed:
-                head, *rest = typed.split(".")
+                head, *rest = _chain(typed)
                 if head in self._keywords:  # `const { a } = this`: a is this.a
                     method = self._method_scope(scope)
                     member, key = (self._of_receiver(method, [*rest, *chain]) if method >= 0
@@ -501,12 +516,7 @@ class Binder:
         if qualifier == self.lang.super_call and self.lang.super_call:
             container = self._container_of(scope)
             return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None
-        head, *rest = qualifier.split(".")
-        if qualifier.endswith("()"):  # an instance of what the call names
-            if rest:
-                rest = [*rest[:-1], rest[-1][:-2], "()"]
-            else:
-                head, rest = head[:-2], ["()"]
+        head, *rest = _chain(qualifier)  # `f()`: an instance of what the call names
         if head in self._keywords:  # this.x: the method's own instance
             method = self._method_scope(scope)
             if method >= 0:

@@ -158,10 +158,14 @@ _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); 
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
-# A receiver that is one call of a dotted name: ``Base(1, f(x))`` -> ``Base()``; so is
-# ``new Base(1)`` (Java, C#, JavaScript …).
-_CALLED = re.compile(
-    r"(?:new\s+)?([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
+# A receiver that is a chain of dotted names and calls: ``Base(1, f(x))`` -> ``Base()``,
+# ``c.Root().Find(args)`` -> ``c.Root().Find()``; so is ``new Base(1)`` (Java, C#,
+# JavaScript …). Arguments nest two deep at most.
+_ARGS = r"\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_CALLED = re.compile(rf"(?:new\s+)?[^\W\d]\w*(?:{_ARGS})?(?:\s*\.\s*[^\W\d]\w*(?:{_ARGS})?)*",
+                     re.S)
+_CALL_ARGS = re.compile(_ARGS, re.S)
+_NEW = re.compile(r"^new\s+")
 # A receiver written as a literal (``"".join``, ``f"{x}".strip``, ``[1, 2].map``, ``3.5.hex``):
 # its type is the language's own (a string, a list, a number), never a class of the tree.
 _LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
@@ -218,6 +222,9 @@ class _Captures:
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
+    # reference start -> @reference.receiver: the node naming what it is a member of, when
+    # no field of its parent holds it (Go `Command{Use: x}`: Use is a member of Command)
+    receivers: dict[int, Any] = field(default_factory=dict)
     doc: Any = None
 
 
@@ -310,6 +317,7 @@ def extract(lang: Language, data: bytes, path: str = "",
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
                              binder=binder, import_keys=import_keys, index=index, data=data,
                              owned=_owned_scopes(lang, kept, caps.owned, data),
+                             explicit=caps.receivers,
                              deadline=parser.deadline)
     out.timed_out = too_deep or time.monotonic() > parser.deadline
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
@@ -382,6 +390,11 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             seen = caps.refs.get(node.start_byte)
             if seen is None or role[3] >= seen[0]:
                 caps.refs[node.start_byte] = (role[3], role[1], node)
+                receiver = found.get("reference.receiver")
+                if receiver:
+                    caps.receivers[node.start_byte] = receiver[0]
+                else:
+                    caps.receivers.pop(node.start_byte, None)
             owner = found.get("reference.owner")
             if owner:
                 caps.owned[node.start_byte] = owner[0]
@@ -778,10 +791,12 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any]],
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
                   index: LineIndex, data: bytes, owned: dict[int, int] | None = None,
+                  explicit: dict[int, Any] | None = None,
                   deadline: float = float("inf")) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
     resolves to. ``name_starts`` are the start bytes of the nodes' own names; ``owned``
-    gives references made for a type of the file (``@reference.owner``) that type as scope.
+    gives references made for a type of the file (``@reference.owner``) that type as scope;
+    ``explicit`` their receivers named by the query (``@reference.receiver``).
 
     The hot loop of indexing: one pass in document order, with the innermost enclosing
     definition tracked by a stack.
@@ -834,19 +849,25 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         # ``type`` / ``<kind>.type``: the name means a type (``call.type`` is stored as ``call``)
         types = captured_kind == "type" or captured_kind.endswith(".type")
         kind = captured_kind[:-5] if types and captured_kind != "type" else captured_kind
-        if kind != "name" and receivers:
-            parent = node.parent
-            field_name = receivers.get(parent.type) if parent is not None else None
-            span = _receiver_span(node, parent, field_name) if field_name else None
+        given = explicit.get(start) if explicit else None
+        if given is not None or (kind != "name" and receivers):
+            span: tuple[int, int] | None
+            if given is not None:
+                span = given.start_byte, given.end_byte
+            else:
+                parent = node.parent
+                field_name = receivers.get(parent.type) if parent is not None else None
+                span = _receiver_span(node, parent, field_name) if field_name else None
             if span is not None:
                 qualifier = data[span[0] : span[1]].decode("utf-8", "replace")
                 if rewrite:
                     qualifier = _dotted(binder.lang, qualifier)
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
-                    called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
+                    called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 and \
+                        "(" in qualifier else None
                     # an instance made by a call, a literal, or any other expression
-                    qualifier = (called.group(1) + "()" if called else
+                    qualifier = (_called_chain(qualifier) if called else
                                  LITERAL_RECEIVER if _LITERAL.match(qualifier) else "*")
         if start in import_keys:
             target, key = -1, import_keys[start]
@@ -882,6 +903,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             scope = owned[start]
         append((name, kind, row + 1, col, scope, qualifier, target, key))
     return rows
+
+
+def _called_chain(text: str) -> str:
+    """A receiver made by calls, their arguments dropped: ``c.Root().Find(a)`` ->
+    ``c.Root().Find()``, ``new Foo(1)`` -> ``Foo()``, ``a.b(x).c`` -> ``a.b().c``."""
+    text = _CALL_ARGS.sub("()", _NEW.sub("", text.strip()))
+    return "".join(text.split())
 
 
 def _owned_scopes(lang: Language, defs: list[Definition], owned: dict[int, Any],
