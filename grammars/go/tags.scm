@@ -249,7 +249,7 @@
 ; `x := NewServer()`, `x := &Server{}`, `x := in.(*Server)`, `x := y`, `x := y.z`: the
 ; first name takes what the call makes (its first result), the literal's or the asserted
 ; type, or the type of the name.
-(short_var_declaration
+((short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . [
     (call_expression function: [(identifier) (selector_expression)] @local.type)
@@ -261,6 +261,32 @@
       type: (pointer_type [(type_identifier) (qualified_type)] @local.type))
     (identifier) @local.type
     (selector_expression) @local.type]))
+  (#not-match? @local.type "^(make|new)$"))
+; `f := func() *Command {…}`: calling f makes a Command; `x := xs[0]`, `x := c.All()[0]`: an
+; element (a slice takes its element's type); `xs := make([]*Command, 0)`.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . [
+    (func_literal result: [(type_identifier) (qualified_type)] @local.type)
+    (func_literal result: (pointer_type [(type_identifier) (qualified_type)] @local.type))
+    (index_expression
+      operand: [(identifier) (selector_expression) (call_expression)] @local.type)]))
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (call_expression
+    function: (identifier) @_make
+    arguments: (argument_list . [
+      (slice_type element: [(type_identifier) (qualified_type)] @local.type)
+      (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @local.type))
+      (map_type value: [(type_identifier) (qualified_type)] @local.type)
+      (map_type value: (pointer_type [(type_identifier) (qualified_type)] @local.type))]))))
+  (#eq? @_make "make"))
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (call_expression
+    function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @local.type))))
+  (#eq? @_new "new"))
 (var_spec
   name: (identifier) @local.definition
   value: (expression_list . [
