@@ -37,6 +37,7 @@ import asyncio
 import json
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -122,6 +123,7 @@ class Symbol:
     kind: str
     truth: set[Position] = field(default_factory=set)
     in_comments: set[Position] = field(default_factory=set)  # truth inside comments, set apart
+    outside: set[Position] = field(default_factory=set)  # in files no build compiles (C)
     mapped: set[Position] = field(default_factory=set)
     error: str | None = None
 
@@ -131,6 +133,13 @@ def _col(text: str, name: str) -> int | None:
     if match is None:
         return None
     return len(text[: match.start(1)].encode("utf-16-le")) // 2 + 1
+
+
+def _last_col(text: str, name: str) -> int | None:
+    matches = list(re.finditer(rf"(?:^|(?<=[^\w]))({re.escape(name)})(?=[^\w]|$)", text))
+    if not matches:
+        return None
+    return len(text[: matches[-1].start(1)].encode("utf-16-le")) // 2 + 1
 
 
 def _ts_binds(text: str, name: str) -> bool:
@@ -174,6 +183,8 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
                 continue  # overloads, declaration merging: the first tag stands for all
             seen.add(key)
         col = _col(text, tag["name"])
+        if kind == "typedef" and col is not None:  # `typedef struct X {…} X;`: the last X
+            col = _last_col(text, tag["name"]) or col
         if col is not None:
             found.append(Symbol(path, tag["line"], col, tag["name"], kind))
     return found
@@ -272,23 +283,104 @@ def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, in
     return (hit / mapped if mapped else 1.0, hit / truth if truth else 1.0, hit, mapped, truth)
 
 
+def active_files(root: Path) -> set[str] | None:
+    """The files of the active configuration of a C project: the translation units of its
+    compile_commands.json and the project headers they include (``-MM`` of each command);
+    None without a compile database. A language server indexes exactly these: references
+    elsewhere (a .c no build compiles, a header none includes) are not in its answers."""
+    database = root / "compile_commands.json"
+    if not database.is_file():
+        return None
+    found: set[str] = set()
+    for entry in json.loads(database.read_text("utf-8")):
+        argv = entry.get("arguments") or shlex.split(entry["command"])
+        kept: list[str] = []
+        skip = False
+        for arg in argv:
+            if skip:
+                skip = False
+            elif arg == "-o":
+                skip = True
+            elif arg != "-c":
+                kept.append(arg)
+        deps = subprocess.run([*kept, "-MM", "-MF", "-"], cwd=entry["directory"],
+                              capture_output=True, text=True, check=False).stdout
+        for word in deps.replace("\\\n", " ").split()[1:]:
+            path = (Path(entry["directory"]) / word).resolve()
+            if path.is_relative_to(root):
+                found.add(path.relative_to(root).as_posix())
+    return found
+
+
+async def _where_to_ask(truth: TruthServer, root: Path, symbol: Symbol,
+                        active: set[str]) -> Position | None:
+    """Where to ask a C server about ``symbol`` (see ``run``): its definition in a .c file;
+    for a header's, the first use in a compiled .c file whose definition the server says is
+    it; else its definition, if the server resolves anything there."""
+    at = (symbol.path, symbol.line, symbol.col)
+    if symbol.path.endswith(".h"):
+        word = re.compile(rf"(?<![\w]){re.escape(symbol.name)}(?![\w])")
+        tried = 0
+        for rel in sorted(p for p in active if p.endswith(".c")):
+            lines = (root / rel).read_text("utf-8", "replace").splitlines()
+            for number, text in enumerate(lines, 1):
+                for match in word.finditer(text):
+                    tried += 1
+                    if tried > 40:
+                        break
+                    use = (rel, number, len(text[: match.start()].encode("utf-16-le")) // 2 + 1)
+                    found = await truth.definitions(use)
+                    # all of them: on a word it cannot resolve (a parameter's own name),
+                    # clangd answers every symbol of that name its index has
+                    if found and all(d[:2] == (symbol.path, symbol.line) for d in found):
+                        return use
+    found_here = await truth.hover(at)
+    if not found_here and symbol.path.endswith(".h"):
+        truth.forget(symbol.path)
+    return at if found_here else None
+
+
 async def run(root: Path, symbols: list[Symbol], db: Path,
               server: str = "basedpyright") -> Timings:
-    """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings."""
+    """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
+
+    With a compile database (C), only the active configuration counts: symbols defined in
+    files it does not compile are not asked about, references in them are set apart. A
+    symbol defined in a header is asked about at a use in a compiled .c file that the server
+    says means it: asked in the header, clangd parses the header alone (without what its
+    includer defines first, `#define FFC_IMPL` before `#include "ffc.h"`) and answers for
+    the open header from that parse rather than from its index. A symbol the server resolves
+    to nothing where it is asked about is not measured."""
     ws = Workspace(root, db)
     comments = _Comments(root)
+    active = active_files(root)
+    if active is not None:
+        print(f"active configuration: {len(active)} files of compile_commands.json and the "
+              "headers they include")
     async with TruthServer(root, server=server) as truth:
-        probe = symbols[0]
+        probe = next((s for s in symbols if not s.path.endswith(".h")), symbols[0])
         await truth.warm((probe.path, probe.line, probe.col))
         print(f"{server}: {truth.timings.summary()}")
         for symbol in symbols:
+            asked: Position | None = (symbol.path, symbol.line, symbol.col)
+            if active is not None:
+                if symbol.path not in active:
+                    symbol.error = "defined outside the active configuration"
+                    continue
+                asked = await _where_to_ask(truth, root, symbol, active)
+                if asked is None:
+                    symbol.error = f"{server} resolves nothing where it is asked"
+                    continue
+            assert asked is not None
             try:
                 symbol.truth = set(await truth.references(
-                    (symbol.path, symbol.line, symbol.col),
-                    include_declaration=_INCLUDE_DECLARATION[server]))
+                    asked, include_declaration=_INCLUDE_DECLARATION[server]))
             except Exception as exc:  # noqa: BLE001 - a benchmark reports, not crashes
                 symbol.error = f"{server}: {exc}"
                 continue
+            finally:
+                if symbol.path.endswith(".h"):
+                    truth.forget(symbol.path)
             symbol.truth = {p for p in symbol.truth if not p[0].startswith("/")}
             symbol.truth.discard((symbol.path, symbol.line, symbol.col))
             if server in _COMMENT_REFERENCES:
@@ -299,6 +391,10 @@ async def run(root: Path, symbols: list[Symbol], db: Path,
                 symbol.error = f"codenav: {mapped}"
             else:
                 symbol.mapped = mapped
+            if active is not None:  # set apart: what no compiled file holds
+                symbol.outside = {p for p in symbol.mapped | symbol.truth if p[0] not in active}
+                symbol.truth -= symbol.outside
+                symbol.mapped -= symbol.outside
     print(f"{server}: {truth.timings.summary()}")
     ws.close()
     return truth.timings
@@ -314,6 +410,9 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
     for level in ("position", "line"):
         p, r, hit, mapped, truth = score(measured, level)
         print(f"{'all, ' + level:<24} {p:>10.3f} {r:>8.3f} {hit:>6} {mapped:>8} {truth:>8}")
+    outside = sum(len(s.outside) for s in measured)
+    if outside:
+        print(f"{outside} references in files outside the active configuration set apart")
     in_comments = sum(len(s.in_comments) for s in measured)
     if in_comments:
         with_comments = [Symbol(s.path, s.line, s.col, s.name, s.kind, s.truth | s.in_comments,

@@ -398,6 +398,13 @@ class TruthServer:
             text_document=self._open(position[0]), position=_to_lsp(position)), timeout)
         return self._positions(result)
 
+    def forget(self, rel: str) -> None:
+        """Close ``rel`` if it is open (clangd answers for an open header from that header
+        parsed alone, not from the index of the files including it)."""
+        path = self.root / rel
+        if self.client.is_open(path):
+            self.client.close_document(path)
+
     def _open(self, rel: str) -> T.TextDocumentIdentifier:
         path = self.root / rel
         if not self.client.is_open(path):

@@ -34,14 +34,17 @@ from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
 from codenav.model import Definition, node_id
 
-__all__ = ["LOCAL", "Binder", "extend_key"]
+__all__ = ["LOCAL", "TAG", "Binder", "extend_key"]
 
 LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
+# Marks a name of the tag namespace (a language's `tags`: C's `struct P`), bound and looked
+# up apart from ordinary names (`§P` is the struct, `P` a typedef of it).
+TAG = "§"
 
 _TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 # dotted names and calls with their arguments dropped: ``c.Root().Find``
-_CALL_CHAIN = re.compile(r"[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
+_CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -122,6 +125,7 @@ class Binder:
                     d.parent < 0 or d.qname == f"{defs[d.parent].qname}.{d.name}"):
                 self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in namespace ns
         self.star = False
+        self.tags: set[int] = set()  # defs named in the tag namespace (see TAG)
         self._namespace_spans: list[tuple[int, int, int]] | None = None  # (start, end, def)
         self._first_local: dict[int, tuple[int, str]] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
@@ -152,7 +156,9 @@ class Binder:
         if self.scopes[scope].start == inner[0] and self.scopes[scope].end == inner[1]:
             scope = self.scopes[scope].parent
         if not self._names_its_class(index):
-            self.scopes[scope].names.setdefault(self.defs[index].name, ("def", index))
+            name = self.defs[index].name
+            self.scopes[scope].names.setdefault(TAG + name if index in self.tags else name,
+                                                ("def", index))
 
     def _names_its_class(self, index: int) -> bool:
         """A member named like its class (a Java, C# or C++ constructor): the name means the

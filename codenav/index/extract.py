@@ -18,7 +18,7 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
-from codenav.index.binder import LOCAL, Binder, extend_key
+from codenav.index.binder import LOCAL, TAG, Binder, extend_key
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.recover import problems, recover
@@ -157,7 +157,7 @@ def _priority(kind: str) -> int:
 _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); rows shorten them
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 # A receiver that is a chain of dotted names and calls: ``Base(1, f(x))`` -> ``Base()``,
 # ``c.Root().Find(args)`` -> ``c.Root().Find()``; so is ``new Base(1)`` (Java, C#,
 # JavaScript …). Arguments nest two deep at most.
@@ -191,6 +191,7 @@ class Extraction:
     problems: list[Problem] = field(default_factory=list)
     problem_count: int = 0
     surface: str = ""  # changes exactly when what other files can see of this one changes
+    regions: list[tuple[int, int, str]] = field(default_factory=list)  # C's #if branches
     timed_out: bool = False  # past the file's budget: the references are not all here
 
 
@@ -302,6 +303,10 @@ def extract(lang: Language, data: bytes, path: str = "",
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
     modules = _systems.setdefault(lang.modules, module_system(lang.modules))
     binder = Binder(lang, path, modules, len(data), caps.scopes, kept)
+    if lang.tags:
+        tag_nodes = lang.tag_nodes
+        binder.tags = {i for i, cap in enumerate(captured)
+                       if cap.name.parent is not None and cap.name.parent.type in tag_nodes}
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
     for i, cap in enumerate(captured):
         if cap.type is not None or cap.value is not None:
@@ -323,6 +328,8 @@ def extract(lang: Language, data: bytes, path: str = "",
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
     out.surface = _surface(kept, out.imports, out.refs)
+    if lang.predefined:  # a language with a preprocessor: its conditionally compiled lines
+        out.regions = modules.regions(data, dict(lang.predefined))
     return out
 
 
@@ -418,7 +425,10 @@ def _type_text(lang: Language, node: Any, data: bytes) -> str:
         if inner is None or inner.type not in ("type_identifier", "nested_type_identifier"):
             break
         node = inner
-    return _dotted(lang, _text(node, data))
+    text = _dotted(lang, _text(node, data))
+    if lang.tags and node.parent is not None and node.parent.type in lang.tag_nodes:
+        return TAG + text  # `struct P`: the tag
+    return text
 
 
 def _text(node: Any, data: bytes) -> str:
@@ -836,6 +846,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
     suffix = binder.lang.decorator_suffix
     path_nodes = binder.lang.paths
+    subscripts = binder.lang.subscripts
+    tag_nodes = binder.lang.tag_nodes
     countdown = _CHECK_EVERY
     for start, node, captured_kind in items:
         countdown -= 1
@@ -854,6 +866,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             span: tuple[int, int] | None
             if given is not None:
                 span = given.start_byte, given.end_byte
+                if tag_nodes and given.parent is not None and given.parent.type in tag_nodes:
+                    span = None
+                    qualifier = TAG + _text(given, data)  # `(struct P *)x`: the tag
             else:
                 parent = node.parent
                 field_name = receivers.get(parent.type) if parent is not None else None
@@ -862,6 +877,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                 qualifier = data[span[0] : span[1]].decode("utf-8", "replace")
                 if rewrite:
                     qualifier = _dotted(binder.lang, qualifier)
+                if subscripts and ("[" in qualifier or "*" in qualifier or "((" in qualifier):
+                    qualifier = _element_of(qualifier)
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
                     called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 and \
@@ -872,7 +889,9 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:
-            target, key = resolve(scope_at(start), name, qualifier, types)
+            looked_up = TAG + name if tag_nodes and node.parent is not None and \
+                node.parent.type in tag_nodes else name
+            target, key = resolve(scope_at(start), looked_up, qualifier, types)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
             if key is None and target < 0 and qualifier and path_nodes and \
@@ -903,6 +922,25 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             scope = owned[start]
         append((name, kind, row + 1, col, scope, qualifier, target, key))
     return rows
+
+
+_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
+# a parenthesized cast: ``((T *)x)`` (qualifiers such as ``struct``, ``const`` before T)
+_CAST = re.compile(r"\(\s*\(\s*(?:[^\W\d]\w*\s+)*([^\W\d]\w*)\s*\**\s*\)\s*[^()]*?\)")
+_DEREF = re.compile(r"\(\s*\*+\s*([^\W\d][\w.]*)\s*\)|^\*+\s*")
+
+
+def _element_of(text: str) -> str:
+    """A receiver read without pointer and array levels (``subscripts``): ``r.element[0]``
+    -> ``r.element``, ``(*p).x`` -> ``p.x``; a cast is its type: ``((T *)r).element`` ->
+    ``T.element``."""
+    text = _CAST.sub(lambda m: m.group(1), text)
+    for _ in range(4):
+        stripped = _SUBSCRIPT.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    return _DEREF.sub(lambda m: m.group(1) or "", text).strip()
 
 
 def _called_chain(text: str) -> str:

@@ -54,6 +54,19 @@ class Language:
     implicit_interfaces: bool = False  # a type satisfies interfaces by its methods (Go)
     type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
     paths: frozenset[str] = frozenset()  # node types whose receiver is a module path (Rust)
+    subscripts: bool = False  # `a[i].x`, `(*p).x`: members of `a`'s, `p`'s type (C, Go)
+    # macros the preprocessor defines before any file (a value; False: known undefined)
+    predefined: tuple[tuple[str, int | bool], ...] = ()
+    # (node type, kind): names written in such a node live apart (C's `struct P` tags)
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def tag_nodes(self) -> frozenset[str]:
+        return frozenset(node for node, _ in self.tags)
+
+    @property
+    def tag_kinds(self) -> frozenset[str]:
+        return frozenset(kind for _, kind in self.tags)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -113,6 +126,9 @@ def languages() -> tuple[Language, ...]:
             implicit_interfaces=bool(row.get("implicit_interfaces", False)),
             type_wrappers=frozenset(row.get("type_wrappers", ())),
             paths=frozenset(row.get("paths", ())),
+            subscripts=bool(row.get("subscripts", False)),
+            tags=tuple(sorted(row.get("tags", {}).items())),
+            predefined=tuple(sorted(row.get("predefined", {}).items())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from codenav.index.binder import TAG
 from codenav.index.languages import by_code
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.store.write import NODE_BITS, file_node
@@ -149,10 +150,43 @@ class Linker:
                             for code in learnt.systems}
         self._namespaces = {code: (lang.namespaces if (lang := by_code(code)) else frozenset())
                             for code in learnt.systems}
+        self._tag_kinds = {code: lang.tag_kinds for code in learnt.systems
+                           if (lang := by_code(code)) is not None and lang.tags}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         if preload:
             self._load()
+
+    def decide_regions(self, files: list[int] | None) -> None:
+        """Decide the conditionally compiled lines extraction left open (``regions``) with
+        the project's configuration, which the module systems read, and the macros its
+        files define (a node of kind constant or macro, or a bare ``#define``: a use of kind
+        ``define``); of ``files`` only, None: of every file."""
+        codes = [code for code in self._systems
+                 if (lang := by_code(code)) is not None and lang.predefined]
+        if not codes:
+            return
+        marks = ",".join("?" * len(codes))
+        where = "" if files is None else f" AND g.file_id IN ({','.join(map(str, files))})"
+        rows = self.conn.execute(
+            f"SELECT g.rowid, f.path, f.lang, g.cond FROM regions g JOIN files f "
+            f"ON f.id = g.file_id WHERE g.cond != '0' AND f.lang IN ({marks}){where}",
+            codes).fetchall()
+        if not rows:
+            return
+        defined = {name for (name,) in self.conn.execute(
+            f"SELECT DISTINCT n.name FROM nodes n JOIN files f ON f.id = n.file_id "
+            f"WHERE f.lang IN ({marks}) AND n.kind IN ('constant', 'macro') "
+            "UNION SELECT DISTINCT name FROM refs WHERE kind = 'define'", codes)}
+        decided: dict[tuple[str, str], bool | None] = {}
+        updates = []
+        for rowid, path, code, cond in rows:
+            if (path, cond) not in decided:
+                decided[(path, cond)] = self._systems[code].decide(path, cond,
+                                                                   defined.__contains__)
+            value = decided[(path, cond)]
+            updates.append((None if value is None else int(value), rowid))
+        self.conn.executemany("UPDATE regions SET active = ? WHERE rowid = ?", updates)
 
     # --------------------------------------------------------------- lookups
 
@@ -230,6 +264,24 @@ class Linker:
             return self._children.get((node, name), [])
         return [row[0] for row in self.conn.execute(
             "SELECT id FROM nodes WHERE parent_id = ? AND name = ? ORDER BY id", (node, name))]
+
+    def named(self, node: int, name: str) -> list[int]:
+        """``children`` for a name that may be of the tag namespace (``§P``, see
+        ``binder.TAG``): a tag name finds only tags (C's struct, union and enum names), an
+        ordinary one other nodes before tags (the typedef of ``typedef struct P {…} P``)."""
+        if not self._tag_kinds:
+            return self.children(node, name)
+        tag = name.startswith(TAG)
+        return self._by_namespace(self.children(node, name[1:] if tag else name), tag)
+
+    def _by_namespace(self, nodes: list[int], tag: bool) -> list[int]:
+        if not self._tag_kinds or not nodes:
+            return nodes
+        tags = [n for n in nodes if (kind := self.kind(n)) is not None
+                and kind in self._tag_kinds.get(self._lang_of(n), ())]
+        if tag:
+            return tags
+        return [n for n in nodes if n not in tags] or nodes
 
     def imported(self, module_node: int, name: str) -> tuple[bool, str | None]:
         """Whether ``module_node`` binds ``name`` by an import at its top level, and its key."""
@@ -327,14 +379,17 @@ class Linker:
                 system = self._systems.get(lang.code)
                 for peer in system.peers(path) if system is not None else ():
                     peer_node = self._file_node.get(peer)
-                    own = self.children(peer_node, name) if peer_node is not None else []
+                    own = self.named(peer_node, name) if peer_node is not None else []
                     if own:
                         found = own[0]
                         break
             elif step == "global":  # of the file's own language family (C and C++)
                 family = lang.modules or lang.code
-                found = _only(c for c in self.top_level(name) if self._family_of(c) == family
-                              and self.qname(c) == name)  # not a method declared outside
+                tag = name.startswith(TAG)
+                plain = name[1:] if tag else name
+                found = _only(self._by_namespace(
+                    [c for c in self.top_level(plain) if self._family_of(c) == family
+                     and self.qname(c) == plain], tag))  # not a method declared outside
             if found is not None:
                 return found
         return None
@@ -481,6 +536,9 @@ class Linker:
         if kind is not None and self._is_namespace(node, kind):  # reopened in many files
             qname = self.qname(node)
             return self._qualified(f"{qname}.{name}") if qname else None
+        own = self.children(node, name)  # a field of an anonymous struct type: its own members
+        if own:
+            return own[0]
         type_key = self.type_of(node)
         if type_key is not None:
             cls = self.resolve(type_key)
@@ -507,7 +565,7 @@ class Linker:
     def _in_module(self, module_node: int, name: str) -> int | None:
         files = self._package_files.get(module_node, [module_node])
         for part in files:
-            own = self.children(part, name)
+            own = self.named(part, name)
             if own:
                 return own[0]
         for part in files:
@@ -636,6 +694,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
     if changed is None:
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_files', ?)",
                      (json.dumps(linker.project_files, sort_keys=True),))
+    linker.decide_regions(None if changed is None else sorted({*changed, *reshaped}))
     return len(resolved)
 
 

@@ -368,12 +368,20 @@ class MapReader:
 
     @staticmethod
     def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
-              paths: Sequence[str] | None = None) -> tuple[str, list[object]]:
+              paths: Sequence[str] | None = None, declarations: bool = True,
+              compiled_out: bool = True) -> tuple[str, list[object]]:
         """SELECT ``columns`` of the references to ``targets`` and the calls of ``calls_of``
-        (a constructor's class), in ``paths`` only when given; with its arguments."""
+        (a constructor's class), in ``paths`` only when given; with its arguments.
+        ``declarations``: with the references that are declarations (C prototypes);
+        ``compiled_out``: with those in lines the preprocessor compiles out (``regions``)."""
         inside, inside_args = "", []
+        if not declarations:
+            inside = " AND r.kind != 'declaration'"
+        if not compiled_out:
+            inside += (" AND NOT EXISTS (SELECT 1 FROM regions g WHERE g.file_id = r.file_id "
+                       "AND g.active = 0 AND r.line BETWEEN g.line AND g.end_line)")
         if paths is not None:  # a seek per (target, file) in refs_target, not a scan
-            inside = (" AND r.file_id IN (SELECT id FROM files "
+            inside += (" AND r.file_id IN (SELECT id FROM files "
                       "WHERE path IN (SELECT value FROM json_each(?)))")
             inside_args = [json.dumps(list(paths))]
         uses = (f"SELECT {columns} FROM refs r WHERE r.target_id IN "
@@ -385,21 +393,25 @@ class MapReader:
             args += [calls_of, *inside_args]
         return uses, args
 
-    def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None
+    def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None,
+                      declarations: bool = True, compiled_out: bool = True
                       ) -> dict[str, int]:
         """Path -> how many distinct positions refer to any of ``targets`` (or call
         ``calls_of``): counted in SQL, so a symbol used thousands of times costs no more
         than the files it is used in."""
-        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col")
+        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col",
+                                declarations=declarations, compiled_out=compiled_out)
         return dict(self.conn.execute(
             f"SELECT f.path, count(DISTINCT (u.line << 24) + u.col) FROM ({uses}) u "
             "JOIN files f ON f.id = u.file_id GROUP BY u.file_id", args).fetchall())
 
     def uses_in(self, targets: Sequence[int], calls_of: int | None,
-                paths: Sequence[str] | None = None) -> list[RefHit]:
+                paths: Sequence[str] | None = None, declarations: bool = True,
+                compiled_out: bool = True) -> list[RefHit]:
         """The references ``uses_per_file`` counts, in ``paths`` only when given."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col, r.name, "
-                                                   "r.kind, r.scope_id, r.target_id", paths)
+                                                   "r.kind, r.scope_id, r.target_id", paths,
+                                declarations, compiled_out)
         rows = self.conn.execute(
             f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id "
             f"FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)

@@ -284,7 +284,8 @@ def _map_counts(reader: MapReader, node: Node, declaration: bool, files: FileFil
             declared[other.path].append((other.name_line, other.name_col, "declaration",
                                          other.parent_id, other.name))
     counts = Counter({path: count for path, count in
-                      reader.uses_per_file(members, calls_of).items() if files(path)})
+                      reader.uses_per_file(members, calls_of, declaration, False).items()
+                      if files(path)})
     for path, refs in declared.items():
         counts[path] += len(refs)
     return counts, declared, members, calls_of
@@ -302,7 +303,8 @@ def _map_refs(reader: MapReader, node: Node, params: ReferencesParams, files: Fi
     page = _page(counts, offset, room)
     found: dict[str, list[_Ref]] = {path: list(declared.get(path, ())) for path, _, _ in page}
     seen: set[tuple[str, int, int]] = set()
-    for hit in reader.uses_in(members, calls_of, list(found)):
+    for hit in reader.uses_in(members, calls_of, list(found), params.includeDeclaration,
+                              False):
         if (hit.path, hit.line, hit.col) not in seen:
             seen.add((hit.path, hit.line, hit.col))
             found[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id, hit.name))
@@ -550,6 +552,9 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     overrides or implements and those overriding it."""
     found = reader.family(node)
     lang = by_code(node.lang)
+    if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
+        found = [other for other in found
+                 if (other.kind in lang.tag_kinds) == (node.kind in lang.tag_kinds)]
     if lang is not None and lang.related_members and node.kind in _MEMBER_KINDS and \
             node.name != lang.constructor:
         found += [other for other in reader.related_members(node)

@@ -8,7 +8,9 @@ The caret points at a column of the nearest line above that is not itself an ass
 ``ref: X`` — a reference starts there and the map links it to the node whose key (the part
 of its id after ``#``), id without its language, or whole id is ``X``; ``ref: -`` —
 whatever starts there links to no node; ``def: X`` — the name of node ``X`` starts there;
-``inactive`` — a reference starts there and is marked as compiled out (``refs.inactive``).
+``inactive`` — a reference starts there, in lines the map decided are compiled out
+(``regions``; ``active``: not so decided); ``ref: X`` holds there too (a compiled-out use
+still names its symbol).
 Each assertion is one test, named by its file and line, so a wrong or missing reference
 fails at the line that shows it.
 """
@@ -27,7 +29,7 @@ from codenav.index.pipeline import index_tree
 from tests.conftest import FIXTURES
 
 CASES = FIXTURES / "refs"
-_ASSERTION = re.compile(r"^\s*(?://|#|--|;)\s*(\^)\s*(ref:|def:|inactive\b)\s*(\S*)")
+_ASSERTION = re.compile(r"^\s*(?://|#|--|;)\s*(\^)\s*(ref:|def:|inactive\b|active\b)\s*(\S*)")
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,10 @@ def _found(db: Path, a: Assertion) -> tuple[list[tuple[str, str | None, str | No
     conn = sqlite3.connect(db)
     try:
         refs = conn.execute(
-            "SELECT r.kind, t.nid, r.key, 0 FROM refs r JOIN files f ON f.id = "
-            "r.file_id LEFT JOIN nodes t ON t.id = r.target_id WHERE f.path = ? AND "
-            "r.line = ? AND r.col = ?", (a.path, a.line, a.col)).fetchall()
+            "SELECT r.kind, t.nid, r.key, EXISTS (SELECT 1 FROM regions g WHERE g.file_id = "
+            "r.file_id AND g.active = 0 AND r.line BETWEEN g.line AND g.end_line) FROM refs r "
+            "JOIN files f ON f.id = r.file_id LEFT JOIN nodes t ON t.id = r.target_id "
+            "WHERE f.path = ? AND r.line = ? AND r.col = ?", (a.path, a.line, a.col)).fetchall()
         nodes = [nid for (nid,) in conn.execute(
             "SELECT n.nid FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ? "
             "AND n.name_line = ? AND n.name_col = ?", (a.path, a.line, a.col))]
@@ -111,7 +114,9 @@ def test_reference(a: Assertion, tmp_path_factory: pytest.TempPathFactory) -> No
     if a.what == "def":
         assert any(_names(a.expected, nid) for nid in nodes), f"no node {a.expected}" + shown
     elif a.what == "inactive":
-        assert refs and all(inactive for *_, inactive in refs), "not marked inactive" + shown
+        assert refs and all(out for *_, out in refs), "not decided compiled out" + shown
+    elif a.what == "active":
+        assert refs and not any(out for *_, out in refs), "decided compiled out" + shown
     elif a.expected == "-":
         assert not any(nid for _, nid, _, _ in refs), "a link where none belongs" + shown
     else:

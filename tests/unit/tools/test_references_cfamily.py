@@ -1,0 +1,65 @@
+"""nav_references in C: a header's prototype is a declaration (listed only with
+includeDeclaration), and uses in lines the preprocessor compiles out are left out."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from codenav.index.pipeline import index_tree
+from codenav.tools.dispatch import call_tool
+from codenav.workspace import Workspace
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
+    root = tmp_path_factory.mktemp("c") / "repo"
+    shutil.copytree(FIXTURES / "refs" / "c", root)
+    index_tree(root)
+    workspace = Workspace(root)
+    yield workspace
+    workspace.close()
+
+
+def refs(ws: Workspace, **args: Any) -> set[tuple[str, int, str]]:
+    envelope: dict[str, Any] = anyio.run(call_tool, ws, "nav_references", {
+        "id": "c:reply.c#freeReply", "source": "map", "detail": "full", "tokenBudget": 8000,
+        **args})
+    assert envelope["ok"], envelope
+    return {(path, ref["line"], ref["kind"])
+            for path, found in envelope["data"]["references"].items() for ref in found}
+
+
+def lines_of(path: Path, marker: str) -> set[int]:
+    """Lines of code right above an assertion comment ``marker`` in a fixture file."""
+    text = path.read_text("utf-8").splitlines()
+    out = set()
+    for number, line in enumerate(text, 1):
+        if line.strip().startswith("//") and line.strip().endswith(marker):
+            above = number - 1
+            while text[above - 1].strip().startswith("//"):
+                above -= 1
+            out.add(above)
+    return out
+
+
+def test_prototypes_are_declarations(ws: Workspace) -> None:
+    without = refs(ws)
+    assert not any(path == "reply.h" for path, _, _ in without), without
+    declared = refs(ws, includeDeclaration=True)
+    assert any(path == "reply.h" and kind == "declaration" for path, _, kind in declared), \
+        declared
+
+
+def test_compiled_out_uses_are_left_out(ws: Workspace) -> None:
+    found = {line for path, line, _ in refs(ws) if path == "conditions.c"}
+    source = FIXTURES / "refs" / "c" / "conditions.c"
+    out, kept = lines_of(source, "^ inactive"), lines_of(source, "^ active")
+    assert kept and kept <= found, (kept, found)
+    assert out and not (out & found), (out, found)
