@@ -126,6 +126,7 @@ class Binder:
                 self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in namespace ns
         self.star = False
         self.tags: set[int] = set()  # defs named in the tag namespace (see TAG)
+        self.compiled_out: set[int] = set()  # defs the preprocessor compiles out
         self._namespace_spans: list[tuple[int, int, int]] | None = None  # (start, end, def)
         self._first_local: dict[int, tuple[int, str]] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
@@ -155,7 +156,7 @@ class Binder:
         scope = self.scope_at(outer_start)
         if self.scopes[scope].start == inner[0] and self.scopes[scope].end == inner[1]:
             scope = self.scopes[scope].parent
-        if not self._names_its_class(index):
+        if not self._names_its_class(index) and index not in self.compiled_out:
             name = self.defs[index].name
             self.scopes[scope].names.setdefault(TAG + name if index in self.tags else name,
                                                 ("def", index))

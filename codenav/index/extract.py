@@ -303,6 +303,12 @@ def extract(lang: Language, data: bytes, path: str = "",
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
     modules = _systems.setdefault(lang.modules, module_system(lang.modules))
     binder = Binder(lang, path, modules, len(data), caps.scopes, kept)
+    if lang.predefined:  # a language with a preprocessor: its conditionally compiled lines
+        out.regions = modules.regions(data, dict(lang.predefined))
+        out_lines = [(line, end) for line, end, cond in out.regions if cond == "0"]
+        # a definition compiled out binds no name (`#ifdef _WIN32 typedef … T; #else …`)
+        binder.compiled_out = {i for i, d in enumerate(kept)
+                               if any(line <= d.name_line <= end for line, end in out_lines)}
     if lang.tags:
         tag_nodes = lang.tag_nodes
         binder.tags = {i for i, cap in enumerate(captured)
@@ -328,8 +334,6 @@ def extract(lang: Language, data: bytes, path: str = "",
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
     out.surface = _surface(kept, out.imports, out.refs)
-    if lang.predefined:  # a language with a preprocessor: its conditionally compiled lines
-        out.regions = modules.regions(data, dict(lang.predefined))
     return out
 
 

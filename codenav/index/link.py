@@ -182,8 +182,7 @@ class Linker:
         updates = []
         for rowid, path, code, cond in rows:
             if (path, cond) not in decided:
-                decided[(path, cond)] = self._systems[code].decide(path, cond,
-                                                                   defined.__contains__)
+                decided[(path, cond)] = self._systems[code].decide(path, cond, defined)
             value = decided[(path, cond)]
             updates.append((None if value is None else int(value), rowid))
         self.conn.executemany("UPDATE regions SET active = ? WHERE rowid = ?", updates)

@@ -186,6 +186,13 @@ class MapReader:
         return self._nodes("n.file_id = ? AND n.qname = ?", (node.file_id, node.qname),
                            "ORDER BY n.id")
 
+    def compiled_out(self, nodes: Sequence[Node]) -> set[int]:
+        """The ids of those of ``nodes`` declared in lines the preprocessor compiles out
+        (``regions`` decided inactive)."""
+        return {node.id for node in nodes if self.conn.execute(
+            "SELECT 1 FROM regions WHERE file_id = ? AND active = 0 AND ? BETWEEN line AND "
+            "end_line", (node.file_id, node.name_line)).fetchone()}
+
     def related_members(self, node: Node, limit: int = 200) -> list[Node]:
         """Members named like ``node`` in the types its type derives from, and in every type
         deriving from those or from it, transitively: what it overrides or implements, what

@@ -555,6 +555,9 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
         found = [other for other in found
                  if (other.kind in lang.tag_kinds) == (node.kind in lang.tag_kinds)]
+    if lang is not None and lang.predefined and len(found) > 1:  # `#ifdef _WIN32 typedef …`
+        out = reader.compiled_out(found)
+        found = [other for other in found if other.id == node.id or other.id not in out]
     if lang is not None and lang.related_members and node.kind in _MEMBER_KINDS and \
             node.name != lang.constructor:
         found += [other for other in reader.related_members(node)

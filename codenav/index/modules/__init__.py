@@ -13,7 +13,7 @@ without extension>`` for one relative to the importing file. A member of a modul
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
 __all__ = ["ConfigReader", "ModuleSystem", "config_reader", "module_system", "no_config"]
@@ -93,10 +93,10 @@ class ModuleSystem:
         the ``predefined`` macros tell: (first line, last line, condition; "0": never)."""
         return []
 
-    def decide(self, path: str, cond: str, defined: Callable[[str], bool]) -> bool | None:
+    def decide(self, path: str, cond: str, defined: Collection[str]) -> bool | None:
         """Whether a condition ``regions`` left open holds for file ``path``, given the
-        project's configuration (``index`` read it) and ``defined``: whether any file of
-        the project defines a macro; None when that does not tell."""
+        project's configuration (``index`` read it) and ``defined``: the macros some file
+        of the project defines; None when that does not tell."""
         return None
 
 

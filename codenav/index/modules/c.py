@@ -14,8 +14,11 @@ the file itself and the language's ``predefined`` macros; what is left by the pr
 configuration: the ``-D``/``-U`` flags of the file's entry in ``compile_commands.json`` (at
 the top or in ``build/``; a header gets the ``-D`` of every entry) or of
 ``compile_flags.txt``, and the macros some file of the project defines. With such a file the
-configuration is known, and a macro nothing defines is undefined; without one it may come
-from the build, and a branch that depends on it stays undecided.
+configuration is known, and a macro nothing defines is undefined when its name is the
+project's (its first word begins a macro the project defines: ``SDS_TEST_MAIN`` beside
+``SDS_MAX_PREALLOC``); another (``SOCK_CLOEXEC``) may come from a system header, and
+without a compile database any may come from the build: a branch that depends on such a
+macro stays undecided.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import posixpath
 import re
 import shlex
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from codenav.index.modules import ConfigReader, ModuleSystem, no_config
 from codenav.index.modules.cpp_conditions import evaluate, regions
@@ -62,6 +65,13 @@ def _macros(args: Iterable[str]) -> dict[str, int | bool]:
     return out
 
 
+def _prefix(name: str) -> str:
+    """A macro name's first word (``SDS_`` of ``SDS_TEST_MAIN``); names of the
+    implementation (``_X``, ``__x``) have none of their own."""
+    head, underscore, _ = name.partition("_")
+    return head + underscore if head and underscore else ""
+
+
 class CModules(ModuleSystem):
     def __init__(self) -> None:
         self._paths: set[str] = set()
@@ -69,20 +79,29 @@ class CModules(ModuleSystem):
         self._flags: dict[str, dict[str, int | bool]] = {}  # a compiled file's -D and -U
         self._any_flags: dict[str, int | bool] = {}  # the -D of any entry (headers)
         self._configured = False  # a compile database or compile_flags.txt says how
+        # (the defined macros decide was last given, the prefixes of their names)
+        self._prefixes: tuple[Collection[str] | None, set[str]] = (None, set())
 
     def regions(self, data: bytes, predefined: Mapping[str, int | bool]
                 ) -> list[tuple[int, int, str]]:
         return regions(data, predefined)
 
-    def decide(self, path: str, cond: str, defined: Callable[[str], bool]) -> bool | None:
+    def decide(self, path: str, cond: str, defined: Collection[str]) -> bool | None:
         flags = self._flags.get(path, self._any_flags)
+        if self._prefixes[0] is not defined:
+            self._prefixes = (defined, {prefix for name in (*defined, *self._any_flags)
+                                        if (prefix := _prefix(name))})
+        ours = self._prefixes[1]
 
         def macro(name: str) -> int | bool | None:
             if name in flags:
                 return flags[name]
-            if defined(name):
+            if name in defined:
                 return True
-            return False if self._configured else None
+            # nothing defines it: the build does not, if the configuration is known and the
+            # name is the project's (`SDS_TEST_MAIN` beside `SDS_MAX_PREALLOC`); a system
+            # header may (`SOCK_CLOEXEC`)
+            return False if self._configured and _prefix(name) in ours else None
 
         return evaluate(cond, macro)
 

@@ -27,10 +27,10 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     workspace.close()
 
 
-def refs(ws: Workspace, **args: Any) -> set[tuple[str, int, str]]:
+def refs(ws: Workspace, nid: str = "c:reply.c#freeReply", **args: Any
+         ) -> set[tuple[str, int, str]]:
     envelope: dict[str, Any] = anyio.run(call_tool, ws, "nav_references", {
-        "id": "c:reply.c#freeReply", "source": "map", "detail": "full", "tokenBudget": 8000,
-        **args})
+        "id": nid, "source": "map", "detail": "full", "tokenBudget": 8000, **args})
     assert envelope["ok"], envelope
     return {(path, ref["line"], ref["kind"])
             for path, found in envelope["data"]["references"].items() for ref in found}
@@ -63,3 +63,10 @@ def test_compiled_out_uses_are_left_out(ws: Workspace) -> None:
     out, kept = lines_of(source, "^ inactive"), lines_of(source, "^ active")
     assert kept and kept <= found, (kept, found)
     assert out and not (out & found), (out, found)
+
+
+def test_a_compiled_out_namesake_is_no_declaration(ws: Workspace) -> None:
+    """`#ifdef _WIN32 typedef … socketFD; #else typedef int socketFD;`: the references of the
+    compiled one do not list the other as a declaration."""
+    found = refs(ws, "c:conditions.c#socketFD~2", includeDeclaration=True)
+    assert {line for _, line, _ in found} == {50, 52}, found  # itself, and the use
