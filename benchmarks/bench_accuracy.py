@@ -264,10 +264,12 @@ async def drained_references(ws: Workspace, where: dict[str, Any],
     return found
 
 
-async def map_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
-    """Everything ``nav_references`` answers from the map for ``symbol``."""
+async def map_references(ws: Workspace, symbol: Symbol,
+                         source: str = "map") -> set[Position] | str:
+    """Everything ``nav_references`` answers from the map for ``symbol`` (or from
+    ``source``: ``lsp``, codenav's own language server)."""
     where = {"file": symbol.path, "line": symbol.line, "col": symbol.col}
-    return await drained_references(ws, where, "map")
+    return await drained_references(ws, where, source)
 
 
 def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, int]:
@@ -341,7 +343,7 @@ async def _where_to_ask(truth: TruthServer, root: Path, symbol: Symbol,
 
 
 async def run(root: Path, symbols: list[Symbol], db: Path,
-              server: str = "basedpyright") -> Timings:
+              server: str = "basedpyright", source: str = "map") -> Timings:
     """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
 
     With a compile database (C), only the active configuration counts: symbols defined in
@@ -351,7 +353,8 @@ async def run(root: Path, symbols: list[Symbol], db: Path,
     includer defines first, `#define FFC_IMPL` before `#include "ffc.h"`) and answers for
     the open header from that parse rather than from its index. A symbol the server resolves
     to nothing where it is asked about is not measured."""
-    ws = Workspace(root, db)
+    ws = Workspace(root, db, lsp="auto" if source == "lsp" else "off",
+                   lsp_deadlines=(60.0, 120.0))
     comments = _Comments(root)
     active = active_files(root)
     if active is not None:
@@ -386,7 +389,7 @@ async def run(root: Path, symbols: list[Symbol], db: Path,
             if server in _COMMENT_REFERENCES:
                 symbol.in_comments = {p for p in symbol.truth if p in comments}
                 symbol.truth -= symbol.in_comments
-            mapped = await map_references(ws, symbol)
+            mapped = await map_references(ws, symbol, source)
             if isinstance(mapped, str):
                 symbol.error = f"codenav: {mapped}"
             else:
@@ -466,6 +469,9 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="django", choices=sorted(CORPORA))
+    parser.add_argument("--source", default="map", choices=("map", "lsp"),
+                        help="what codenav answers from: its map, or its own language server "
+                             "(nav_references with source 'lsp': the pool as users run it)")
     parser.add_argument("--root", type=Path,
                         help="the corpus's folder, instead of the cache's (see corpora.GIVEN)")
     parser.add_argument("--symbols", type=int, default=80)
@@ -485,7 +491,7 @@ def main() -> None:
     db = Path(tempfile.mkdtemp()) / "map.db"
     report = index_tree(root, db)
     print(f"codenav map: {report.nodes:,} nodes, {report.refs:,} refs in {report.seconds:.2f} s")
-    asyncio.run(run(root, symbols, db, server))
+    asyncio.run(run(root, symbols, db, server, args.source))
     show(root, symbols, label, args.worst)
     if args.dump:
         args.dump.write_text(json.dumps([

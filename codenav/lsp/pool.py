@@ -43,6 +43,7 @@ from codenav.lsp.client import (
     LspResponseError,
     LspServerExited,
 )
+from codenav.lsp.compile_db import PLACEHOLDER, stage
 from codenav.lsp.servers import Family, ServerSpec, families, family_of, find_command, language_id
 
 __all__ = ["DEADLINE", "LONG_DEADLINE", "LspPool", "SlotStatus", "server_settings"]
@@ -329,6 +330,13 @@ class LspPool:
         for spec in slot.family.servers:
             argv = find_command(spec.command)
             if argv is not None:
+                if any(PLACEHOLDER in arg for arg in argv):
+                    try:
+                        staged = str(stage(self.root, slot.family.languages))
+                    except OSError as exc:
+                        slot.state, slot.error = "failed", f"no compile database: {exc}"
+                        return
+                    argv = [arg.replace(PLACEHOLDER, staged) for arg in argv]
                 slot.spec, slot.argv = spec, argv
                 break
         else:
