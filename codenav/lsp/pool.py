@@ -242,6 +242,11 @@ class LspPool:
                 raise LspUnavailable(f"{slot.name} does "
                                      f"not provide {method}", language=code,
                                      hint="Pass source:'map' for the map's answer.") from exc
+            for pattern, hint in slot.spec.unavailable if slot.spec is not None else ():
+                if re.search(pattern, exc.message):  # it cannot answer for this file
+                    raise LspUnavailable(f"{slot.name} cannot answer for {path}: "
+                                         f"{exc.message}", language=code,
+                                         hint=hint or None) from exc
             raise LspFailed(f"{slot.name} refused "
                             f"{method}: {exc}", language=code,
                             hint="Pass source:'map' for the static answer.") from exc

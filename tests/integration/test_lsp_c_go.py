@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from codenav.index.pipeline import index_tree
+from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES
@@ -199,7 +201,7 @@ def test_gopls_definitions_references_and_a_stopped_server(gomodule: Workspace) 
     # first answer, no 120 s WARM_LIMIT
     wait_state(ws, "go", {"ready"}, timeout=30.0)
     environ = Path(f"/proc/{server_pid(ws, 'go')}/environ").read_bytes().split(b"\0")
-    assert {b"GOPROXY=off", b"GOTOOLCHAIN=local", b"GOFLAGS=-mod=readonly"} <= set(environ)
+    assert {b"GOPROXY=off", b"GOTOOLCHAIN=local", b"GOFLAGS="} <= set(environ)
 
     # cmd/shop/main.go line 18 `c.Total()`: c is a store.Catalog, whose Total comes from
     # the models.Priced interface it embeds
@@ -236,3 +238,56 @@ def test_gopls_definitions_references_and_a_stopped_server(gomodule: Workspace) 
     assert not (ws.root / "go.sum").exists()
     assert (ws.root / "go.mod").read_text() == \
         (FIXTURES / "repos" / "gorust" / "go" / "go.mod").read_text()
+
+
+def _go_module(root: Path, vendored: bool) -> Path:
+    """A module requiring example.com/dep v1.0.0, which no proxy serves offline: laid out
+    under vendor/ (with vendor/modules.txt) when ``vendored``, else nowhere."""
+    write = {
+        "go.mod": "module example.com/app\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n",
+        "app/app.go": 'package app\n\nimport "example.com/dep"\n\n'
+                      "func Run() int { return dep.Value() + helper() }\n\n"
+                      "func helper() int { return 1 }\n",
+        "main.go": 'package main\n\nimport "example.com/app/app"\n\nfunc main() { _ = app.Run() }\n',
+    }
+    if vendored:
+        write["vendor/modules.txt"] = ("# example.com/dep v1.0.0\n## explicit\nexample.com/dep\n")
+        write["vendor/example.com/dep/dep.go"] = "package dep\n\nfunc Value() int { return 2 }\n"
+    for rel, text in write.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index_tree(root)
+    return root
+
+
+@installed("gopls", "go")
+@pytest.mark.parametrize("vendored", [False, True], ids=["missing", "vendored"])
+def test_gopls_without_its_modules_says_so_and_with_them_vendored_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vendored: bool) -> None:
+    """Offline (GOPROXY=off), a dependency neither in the module cache nor vendored leaves
+    gopls no package: LSP_UNAVAILABLE saying why and what to run, and `auto` answers from
+    the map with that reason; vendored, gopls answers (go reads vendor/ by itself)."""
+    monkeypatch.setenv("GOCACHE", str(tmp_path / "gocache"))
+    monkeypatch.setenv("GOPATH", str(tmp_path / "gopath"))
+    monkeypatch.delenv("GOMODCACHE", raising=False)
+    (tmp_path / "repo").mkdir()
+    ws = Workspace(_go_module(tmp_path / "repo", vendored), lsp="auto",
+                   lsp_deadlines=(15.0, 30.0))
+    try:
+        assert ws.pool is not None
+        ws.pool.ensure("go", "app/app.go")
+        wait_state(ws, "go", {"ready"}, timeout=60.0)
+        ask = {"symbol": "helper", "detail": "full"}
+        answer = anyio.run(call_tool, ws, "nav_references", {**ask, "source": "lsp"})
+        if vendored:
+            assert answer["ok"] and answer["data"]["source"] == "lsp", answer
+            assert refs_of(answer) == {("app/app.go", 5, 39)}
+            return
+        assert answer["error"]["code"] == "LSP_UNAVAILABLE", answer
+        assert "go mod download" in answer["error"]["hint"], answer
+        fallback = call(ws, "nav_references", ask)
+        assert fallback["data"]["source"] == "map", fallback
+        assert refs_of(fallback) == {("app/app.go", 5, 39)}
+        assert any("go mod download" in w for w in fallback["warnings"]), fallback
+    finally:
+        ws.close()
