@@ -248,7 +248,8 @@ def _go_module(root: Path, vendored: bool) -> Path:
         "app/app.go": 'package app\n\nimport "example.com/dep"\n\n'
                       "func Run() int { return dep.Value() + helper() }\n\n"
                       "func helper() int { return 1 }\n",
-        "main.go": 'package main\n\nimport "example.com/app/app"\n\nfunc main() { _ = app.Run() }\n',
+        "main.go": 'package main\n\nimport "example.com/app/app"\n\n'
+                   "func main() { _ = app.Run() }\n",
     }
     if vendored:
         write["vendor/modules.txt"] = ("# example.com/dep v1.0.0\n## explicit\nexample.com/dep\n")
