@@ -68,12 +68,17 @@ _GO_CTAGS_KINDS = {"func": "function", "member": "field", "const": "constant",
 _C_CTAGS_KINDS = {"function": "function", "member": "field", "macro": "macro",
                   "variable": "variable", "struct": "struct", "union": "struct",
                   "enumerator": "constant", "enum": "enum", "typedef": "typedef"}
+_JAVA_CTAGS_KINDS = {"class": "class", "interface": "interface", "enum": "enum",
+                     "annotation": "annotation", "method": "method", "field": "field",
+                     "enumConstant": "enum constant"}
 # per corpus language: ctags language, kind map, language server, its column label
 _LANGUAGES = {"python": ("Python", _CTAGS_KINDS, "basedpyright", "pyright"),
               "typescript": ("TypeScript", _TS_CTAGS_KINDS, "typescript-language-server",
                              "tsserver"),
               "go": ("Go", _GO_CTAGS_KINDS, "gopls", "gopls"),
-              "c": ("C", _C_CTAGS_KINDS, "clangd", "clangd")}
+              "c": ("C", _C_CTAGS_KINDS, "clangd", "clangd"),
+              # no server: javac's own attribution (benchmarks/truth/JavacReferences.java)
+              "java": ("Java", _JAVA_CTAGS_KINDS, "javac", "javac")}
 # includeDeclaration asked of each server: basedpyright reads false as "leave out the position
 # asked about" and keeps the symbol's other declarations; tsserver reads it as "leave out every
 # declaration", so it is asked for all of them, and the position asked about is dropped here.
@@ -169,6 +174,11 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
         if language == "go" and kind == "function" and tag.get("scopeKind") in (
                 "struct", "type", "interface"):
             kind = "method"
+        if language == "java":
+            if not re.fullmatch(r"\w+", tag["name"]):
+                continue  # ctags 5.9 misreads an enum constant's arguments as constants
+            if kind == "method" and tag.get("scope", "").rsplit(".", 1)[-1] == tag["name"]:
+                kind = "constructor"
         if language == "typescript":
             if path.endswith(".d.ts"):
                 continue
@@ -342,6 +352,48 @@ async def _where_to_ask(truth: TruthServer, root: Path, symbol: Symbol,
     return at if found_here else None
 
 
+_JAVAC_TOOL = Path(__file__).parent / "truth" / "JavacReferences.java"
+_JAVAC_EXPORTS = "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"
+
+
+def javac_truth(root: Path) -> dict[Position, set[Position]]:
+    """Every use of every declaration of ``root``'s Java files, by declaration (the name's
+    position), as javac attributes them: overloads, fields and methods of one name, and
+    inherited members are told apart as the compiler does."""
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        raise FileNotFoundError("javac and java not found; apt-get install default-jdk")
+    sources = [str(p) for p in source_files(root, ".java")]
+    with tempfile.TemporaryDirectory() as classes:
+        subprocess.run(["javac", "-d", classes, "--add-exports", _JAVAC_EXPORTS,
+                        str(_JAVAC_TOOL)], check=True)
+        lines = subprocess.run(["java", "-cp", classes, "--add-exports", _JAVAC_EXPORTS,
+                                "JavacReferences", str(root), *sources], check=True,
+                               capture_output=True, text=True).stdout.splitlines()
+    truth: dict[Position, set[Position]] = {}
+    for line in lines:
+        path, use_line, use_col, decl_path, decl_line, decl_col, _ = line.split("\t")
+        use = (path, int(use_line), int(use_col))
+        declared = (decl_path, int(decl_line), int(decl_col))
+        if use != declared:
+            truth.setdefault(declared, set()).add(use)
+    return truth
+
+
+async def run_javac(root: Path, symbols: list[Symbol], db: Path) -> None:
+    """Fills each symbol's ``truth`` from javac and ``mapped`` from codenav's map."""
+    uses = javac_truth(root)
+    print(f"javac: {sum(len(v) for v in uses.values())} uses of {len(uses)} declarations")
+    ws = Workspace(root, db)
+    for symbol in symbols:
+        symbol.truth = set(uses.get((symbol.path, symbol.line, symbol.col), ()))
+        mapped = await map_references(ws, symbol)
+        if isinstance(mapped, str):
+            symbol.error = f"codenav: {mapped}"
+        else:
+            symbol.mapped = mapped
+    ws.close()
+
+
 async def run(root: Path, symbols: list[Symbol], db: Path,
               server: str = "basedpyright", source: str = "map") -> Timings:
     """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
@@ -491,7 +543,10 @@ def main() -> None:
     db = Path(tempfile.mkdtemp()) / "map.db"
     report = index_tree(root, db)
     print(f"codenav map: {report.nodes:,} nodes, {report.refs:,} refs in {report.seconds:.2f} s")
-    asyncio.run(run(root, symbols, db, server, args.source))
+    if server == "javac":
+        asyncio.run(run_javac(root, symbols, db))
+    else:
+        asyncio.run(run(root, symbols, db, server, args.source))
     show(root, symbols, label, args.worst)
     if args.dump:
         args.dump.write_text(json.dumps([

@@ -241,6 +241,17 @@ class Binder:
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
 
+    def declared_type(self, name: str, scope: int) -> str | None:
+        """The type a parameter or local variable ``name`` is declared with, as written (its
+        last dotted part), None when it has none or is no local."""
+        binding, _ = self._lookup(name, scope)
+        if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
+            return None
+        typed = _type_name(binding[1])
+        if not typed or "()" in typed:
+            return None
+        return typed.rsplit(".", 1)[-1]
+
     def type_key(self, index: int) -> str | None:
         """The key of variable or field ``index``'s class, for other files."""
         found, key = self.types[index]

@@ -21,6 +21,7 @@ from tree_sitter import QueryCursor
 from codenav.index.binder import LOCAL, TAG, Binder, extend_key
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
+from codenav.index.overloads import Call, best
 from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
@@ -160,12 +161,10 @@ _MAX_QUALIFIER = 80
 _DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 # A receiver that is a chain of dotted names and calls: ``Base(1, f(x))`` -> ``Base()``,
 # ``c.Root().Find(args)`` -> ``c.Root().Find()``; so is ``new Base(1)`` (Java, C#,
-# JavaScript …). Arguments nest two deep at most.
-_ARGS = r"\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
-_CALLED = re.compile(rf"(?:new\s+)?[^\W\d]\w*(?:{_ARGS})?(?:\s*\.\s*[^\W\d]\w*(?:{_ARGS})?)*",
-                     re.S)
-_CALL_ARGS = re.compile(_ARGS, re.S)
+# JavaScript …): its skeleton, arguments (and the strings in them) left out.
+_CHAIN_SKELETON = re.compile(r"[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
 _NEW = re.compile(r"^new\s+")
+_MAX_CHAIN = 4000
 # A receiver written as a literal (``"".join``, ``f"{x}".strip``, ``[1, 2].map``, ``3.5.hex``):
 # its type is the language's own (a string, a list, a number), never a class of the tree.
 _LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
@@ -696,7 +695,7 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     prefixes = modules.prefix_keys(path, module_text)
     parts = _identifiers(module_nodes[0], types)
     for i, node in enumerate(parts):  # a part without a key (above the root) stays unresolved
-        import_keys[node.start_byte] = prefixes[i] if i < len(prefixes) else None
+        import_keys[node.start_byte] = (prefixes[i] or None) if i < len(prefixes) else None
     module_key = modules.module_key(path, module_text)
     name_nodes, alias_nodes = found.get("import.name"), found.get("import.alias")
     if "import.wildcard" in found:
@@ -847,11 +846,18 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     for i, d in enumerate(defs):
         if d.kind in _CALLABLE and d.parent >= 0:
             methods.setdefault((d.parent, d.name), i)
+    overloads = binder.lang.overloads
+    namesakes: dict[tuple[int, str], list[int]] = {}
+    if overloads:
+        for i, d in enumerate(defs):
+            namesakes.setdefault((d.parent, d.name), []).append(i)
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
     suffix = binder.lang.decorator_suffix
     path_nodes = binder.lang.paths
     subscripts = binder.lang.subscripts
     tag_nodes = binder.lang.tag_nodes
+    outer_this = f".{binder.lang.receiver}" if binder.lang.receiver not in (
+        "", "first_parameter") else ""
     countdown = _CHECK_EVERY
     for start, node, captured_kind in items:
         countdown -= 1
@@ -883,12 +889,14 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                     qualifier = _dotted(binder.lang, qualifier)
                 if subscripts and ("[" in qualifier or "*" in qualifier or "((" in qualifier):
                     qualifier = _element_of(qualifier)
+                if outer_this and qualifier.endswith(outer_this):  # `Outer.this`: an Outer
+                    qualifier = qualifier[: -len(outer_this)]
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
-                    called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 and \
+                    called = _called_chain(qualifier) if len(qualifier) <= _MAX_CHAIN and \
                         "(" in qualifier else None
                     # an instance made by a call, a literal, or any other expression
-                    qualifier = (_called_chain(qualifier) if called else
+                    qualifier = (called if called else
                                  LITERAL_RECEIVER if _LITERAL.match(qualifier) else "*")
         if start in import_keys:
             target, key = -1, import_keys[start]
@@ -912,6 +920,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             if kind == "call" and target >= 0 and defs[target].kind not in _CALLABLE:
                 # a field and a method of one name (Java): the call means the method
                 target = methods.get((defs[target].parent, defs[target].name), target)
+            if overloads and (target >= 0 or key is not None):
+                call = _call_of(node, binder.lang.comments, binder, scope_at(start), data) \
+                    if kind == "call" else None
+                if target >= 0:
+                    target = _overload(defs, namesakes, target, call, binder.lang.containers)
+                elif key is not None and call is not None:
+                    key = f"{key}^{encode_call(call)}"  # the linker picks the overload
         while position < count and starts[position] <= start:
             while stack and ends[stack[-1]] <= starts[position]:
                 stack.pop()
@@ -947,11 +962,115 @@ def _element_of(text: str) -> str:
     return _DEREF.sub(lambda m: m.group(1) or "", text).strip()
 
 
-def _called_chain(text: str) -> str:
+def _called_chain(text: str) -> str | None:
     """A receiver made by calls, their arguments dropped: ``c.Root().Find(a)`` ->
-    ``c.Root().Find()``, ``new Foo(1)`` -> ``Foo()``, ``a.b(x).c`` -> ``a.b().c``."""
-    text = _CALL_ARGS.sub("()", _NEW.sub("", text.strip()))
-    return "".join(text.split())
+    ``c.Root().Find()``, ``new Foo(1)`` -> ``Foo()``, ``a.b(x).c`` -> ``a.b().c``; None when
+    it is not such a chain. One pass: what is inside parentheses (strings too) is skipped."""
+    out: list[str] = []
+    depth, i, n = 0, 0, len(text)
+    text = _NEW.sub("", text.strip())
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char in "\"'`" and depth:  # a string in the arguments: to its end
+            end = i + 1
+            while end < n and text[end] != char:
+                end += 2 if text[end] == "\\" else 1
+            i = end + 1
+            continue
+        if char == "(":
+            if depth == 0:
+                out.append("()")
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and not char.isspace():
+            out.append(char)
+        i += 1
+    chain = "".join(out)
+    return chain if depth == 0 and _CHAIN_SKELETON.fullmatch(chain) else None
+
+
+def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]],
+              target: int, call: Call | None, containers: frozenset[str]) -> int:
+    """Of the definitions of one name in one scope, the one a use means: for a call, the
+    callable whose parameters fit it best (of a class called, its constructor: a member
+    named like it); for any other use, a field rather than a method of the same name."""
+    d = defs[target]
+    if call is not None and d.kind in containers:
+        candidates = namesakes.get((target, d.name), [])
+    else:
+        candidates = namesakes.get((d.parent, d.name), [])
+    if call is None:
+        if len(candidates) > 1 and d.kind in _CALLABLE:
+            return next((i for i in candidates if defs[i].kind not in _CALLABLE), target)
+        return target
+    callables = [i for i in candidates if defs[i].kind in _CALLABLE]
+    if not callables or callables == [target]:
+        return target
+    pick = best([defs[i].signature for i in callables], call)
+    return callables[pick] if pick is not None else target
+
+
+# literal argument kinds by node type (read from the words of the grammars' own names)
+def _literal(node: Any) -> str | None:
+    kind = node.type
+    if kind in ("argument", "parenthesized_expression") and node.named_child_count == 1:
+        return _literal(node.named_children[0])
+    if "string" in kind:
+        return "string"
+    if kind in ("true", "false", "boolean_literal"):
+        return "boolean"
+    if "null" in kind or kind == "nullptr":
+        return "null"
+    if any(word in kind for word in ("integer", "number", "floating", "real_literal")):
+        return "number"
+    return None
+
+
+_MAX_ARGS_DEPTH = 3
+
+
+def _call_of(node: Any, comments: frozenset[str], binder: Binder, scope: int,
+             data: bytes) -> Call | None:
+    """The arguments of the call named by ``node``: their count, and each one's literal kind
+    or declared type (a variable's), from the nearest node around it with an ``arguments``
+    field that the name comes before."""
+    around = node.parent
+    for _ in range(_MAX_ARGS_DEPTH):
+        if around is None:
+            return None
+        arguments = around.child_by_field_name("arguments")
+        if arguments is not None and arguments.start_byte >= node.end_byte:
+            found = [a for a in arguments.named_children if a.type not in comments]
+            return len(found), tuple(_argument(a, binder, scope, data) for a in found)
+        around = around.parent
+    return None
+
+
+def _argument(node: Any, binder: Binder, scope: int, data: bytes) -> str | None:
+    """What a call's argument is known to be: a literal's kind, or ``type:Name`` for a
+    variable the file declares with a type."""
+    literal = _literal(node)
+    if literal is not None:
+        return literal
+    if node.type == "argument" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type in binder.lang.identifiers:
+        declared = binder.declared_type(_text(node, data), scope)
+        return f"type:{declared}" if declared else None
+    return None
+
+
+def encode_call(call: Call) -> str:
+    """A call in a key: ``^2sn`` (two arguments, a string and a number literal),
+    ``^2_=Class;`` (two, the second a variable declared ``Class``)."""
+    letters = {"string": "s", "number": "n", "boolean": "b", "null": "z"}
+    return str(call[0]) + "".join(
+        f"={kind[5:]};" if kind and kind.startswith("type:") else letters.get(kind or "", "_")
+        for kind in call[1])
 
 
 def _owned_scopes(lang: Language, defs: list[Definition], owned: dict[int, Any],

@@ -55,6 +55,10 @@ class Language:
     type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
     paths: frozenset[str] = frozenset()  # node types whose receiver is a module path (Rust)
     subscripts: bool = False  # `a[i].x`, `(*p).x`: members of `a`'s, `p`'s type (C, Go)
+    # "distinct": callables of one name in one scope are overloads, each its own symbol
+    # (Java, C#, C++); "signatures": overload signatures of one symbol (TypeScript). Either
+    # way a call reaches the one whose parameters fit its arguments (index/overloads.py)
+    overloads: str = ""
     # macros the preprocessor defines before any file (a value; False: known undefined)
     predefined: tuple[tuple[str, int | bool], ...] = ()
     # (node type, kind): names written in such a node live apart (C's `struct P` tags)
@@ -129,6 +133,7 @@ def languages() -> tuple[Language, ...]:
             subscripts=bool(row.get("subscripts", False)),
             tags=tuple(sorted(row.get("tags", {}).items())),
             predefined=tuple(sorted(row.get("predefined", {}).items())),
+            overloads=str(row.get("overloads", "")),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

@@ -24,11 +24,32 @@ from pathlib import Path
 from codenav.index.binder import TAG
 from codenav.index.languages import by_code
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
+from codenav.index.overloads import Call, best
 from codenav.store.write import NODE_BITS, file_node
 
 __all__ = ["Linker", "link", "project_file_hashes"]
 
 _MAX_DEPTH = 24
+_CALLABLE = frozenset({"function", "method", "constructor"})
+_LITERALS = {"s": "string", "n": "number", "b": "boolean", "z": "null"}
+
+
+def _decoded(text: str) -> Call | None:
+    """A call as ``extract.encode_call`` wrote it in a key (``2s=Class;``), None if it is
+    not one."""
+    digits = len(text) - len(text.lstrip("0123456789"))
+    if not digits:
+        return None
+    kinds: list[str | None] = []
+    rest = text[digits:]
+    while rest:
+        if rest[0] == "=":
+            name, _, rest = rest[1:].partition(";")
+            kinds.append(f"type:{name}")
+        else:
+            kinds.append(_LITERALS.get(rest[0]))
+            rest = rest[1:]
+    return int(text[:digits]), tuple(kinds)
 # The container kinds of every language, as the partial index ``nodes_types`` lists them.
 _TYPE_KINDS = "'class', 'interface', 'enum', 'record', 'struct', 'trait', 'union', " \
     "'namespace', 'type'"
@@ -152,6 +173,8 @@ class Linker:
                             for code in learnt.systems}
         self._tag_kinds = {code: lang.tag_kinds for code in learnt.systems
                            if (lang := by_code(code)) is not None and lang.tags}
+        self._overloads = {code for code in learnt.systems
+                           if (lang := by_code(code)) is not None and lang.overloads}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         if preload:
@@ -198,14 +221,17 @@ class Linker:
         self._top: dict[str, list[int]] = defaultdict(list)
         self._qnames: dict[str, list[int]] = defaultdict(list)
         self._qname_of: dict[int, str] = {}
+        self._head: dict[int, tuple[int | None, str, str]] = {}  # parent, name, callable's sig
         rows = self.conn.execute(
             "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.qname, n.type_key, p.kind, "
-            "f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
+            "f.lang, CASE WHEN n.kind IN ('function', 'method', 'constructor') "
+            "THEN n.signature END FROM nodes n JOIN files f ON f.id = n.file_id "
             "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
         self._types_by_lower: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
-        for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang in rows:
+        for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang, sig in rows:
             self._by_nid[nid] = nid_int
             self._kind[nid_int] = kind
+            self._head[nid_int] = (parent, name, sig or "")
             if kind in self._containers.get(lang, ()):
                 self._types_by_lower[name.lower()].append((nid_int, kind, lang))
             if type_key:
@@ -449,6 +475,57 @@ class Linker:
         return found
 
     def _resolve(self, key: str) -> int | None:
+        base, hat, text = key.rpartition("^")
+        call = _decoded(text) if hat else None
+        if call is not None:  # called with these arguments: the overload that takes them
+            found = self.resolve(base)
+            return self._overload(found, call) if found is not None else None
+        return self._resolve_plain(key)
+
+    def target(self, key: str) -> int | None:
+        """The node a reference with ``key`` means: ``resolve``, and for a use that is no
+        call (no ``^`` arguments), a field rather than a method of the same name."""
+        found = self.resolve(key)
+        if found is not None and self._overloads and "^" not in key:
+            return self._overload(found, None)
+        return found
+
+    def _overload(self, node: int, call: Call | None) -> int:
+        """Of the nodes named like ``node`` in its scope (a language with ``overloads``),
+        the one a use means: for ``call``, the callable whose parameters fit it best (of a
+        class called, its constructor); for another use, a field rather than a method."""
+        head = self._node_head(node)
+        if head is None or head[0] is None or self._lang_of(node) not in self._overloads:
+            return node
+        parent, name, _ = head
+        assert parent is not None
+        kind = self.kind(node)
+        if call is not None and kind is not None and self._is_container(node, kind):
+            parent = node  # `new Foo(…)`: the constructor (a member named like its class)
+        namesakes = self.children(parent, name)
+        if call is None:
+            if len(namesakes) < 2 or kind not in _CALLABLE:
+                return node
+            return next((n for n in namesakes if self.kind(n) not in _CALLABLE), node)
+        callables = [n for n in namesakes if self.kind(n) in _CALLABLE]
+        if not callables or (len(callables) == 1 and callables[0] == node):
+            return node
+        signatures = [(self._node_head(n) or (None, "", ""))[2] for n in callables]
+        pick = best(signatures, call)
+        if pick is not None:
+            return callables[pick]
+        return node if kind in _CALLABLE or parent == node else callables[0]
+
+    def _node_head(self, node: int) -> tuple[int | None, str, str] | None:
+        """A node's parent, name and (a callable's) signature."""
+        if self._preloaded:
+            return self._head.get(node)
+        row = self.conn.execute(
+            "SELECT parent_id, name, CASE WHEN kind IN ('function', 'method', 'constructor') "
+            "THEN signature ELSE '' END FROM nodes WHERE id = ?", (node,)).fetchone()
+        return (row[0], str(row[1]), str(row[2])) if row else None
+
+    def _resolve_plain(self, key: str) -> int | None:
         if "|" in key:  # alternatives, tried in order
             for alternative in key.split("|"):
                 found = self.resolve(alternative)
@@ -591,7 +668,7 @@ class Linker:
 
     def _in_class(self, cls: int, name: str, seen: set[int]) -> int | None:
         own = self.children(cls, name)
-        if own:
+        if own and (self.qname(cls) or "").rpartition(".")[2] != name:  # not a constructor
             return own[0]
         outside = self._declared_outside(cls, name)
         if outside is not None:
@@ -680,7 +757,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
             "AND key NOT IN (SELECT key FROM symbols)")]
         keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids, new_names)})
         scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
-    resolved = [(key, target) for key in keys if (target := linker.resolve(key)) is not None]
+    resolved = [(key, target) for key in keys if (target := linker.target(key)) is not None]
     conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
     sql = ("UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
            f"WHERE key IS NOT NULL {scope}")

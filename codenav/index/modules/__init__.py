@@ -55,7 +55,8 @@ class ModuleSystem:
         return None
 
     def prefix_keys(self, path: str, module: str) -> list[str]:
-        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``)."""
+        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``); "" for a
+        part that names nothing the map holds."""
         return []
 
     def bound_name(self, module: str) -> str | None:
