@@ -520,6 +520,8 @@ class Binder:
         if qualifier is None:
             if name in self.lang.receiver_aliases:  # PHP `new static`: the class itself
                 container = self._container_of(scope)
+                if container >= 0 and self.defs[container].kind in self.lang.implementor_kinds:
+                    return -1, None  # `Self` in a trait: whatever type implements it
                 return (container, None) if container >= 0 else (-1, None)
             binding, where = self._lookup(name, scope)
             if binding is not None and self.lang.implicit_members:

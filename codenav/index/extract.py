@@ -691,9 +691,10 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     if not module_nodes:
         return
     modules, types = binder.modules, binder.lang.identifiers
-    module_text = _module_text(module_nodes[0], data)
+    module_text = _modules_text(binder.lang, module_nodes, data)
     prefixes = modules.prefix_keys(path, module_text)
-    parts = _identifiers(module_nodes[0], types)
+    parts = [part for node in sorted(module_nodes, key=lambda n: n.start_byte)
+             for part in _identifiers(node, types)]
     for i, node in enumerate(parts):  # a part without a key (above the root) stays unresolved
         import_keys[node.start_byte] = (prefixes[i] or None) if i < len(prefixes) else None
     module_key = modules.module_key(path, module_text)
@@ -740,6 +741,16 @@ def _dotted(lang: Language, text: str) -> str:
     if lang.sigil:
         text = ".".join(part.strip().removeprefix(lang.sigil) for part in text.split("."))
     return text.strip(".") if "." in text else text
+
+
+def _modules_text(lang: Language, nodes: list[Any], data: bytes) -> str:
+    """The module of an import whose path is written in parts (Rust's nested groups: `use
+    a::{b::{C}}` — `a` and `b`, joined by the language's separator)."""
+    if len(nodes) == 1:
+        return _module_text(nodes[0], data)
+    joiner = lang.separators[0] if lang.separators else "."
+    return joiner.join(_module_text(node, data)
+                       for node in sorted(nodes, key=lambda n: n.start_byte))
 
 
 def _module_text(node: Any, data: bytes) -> str:
@@ -1147,7 +1158,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
         name = caps.get("import.name")
         alias = caps.get("import.alias") or caps.get("import.default")
         site = (alias or name or module)[0]
-        bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site,
+        bindings.append((site.start_byte, module, name, alias, "import.wildcard" in caps, site,
                          "import.default" in caps))
     bindings.sort(key=lambda b: b[0])
     defs = binder.defs
@@ -1155,7 +1166,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
     modules = binder.modules
     for start, module, name, alias, wildcard, site, default in bindings:
         row, byte_col = site.start_point
-        module_text = _module_text(module, data)
+        module_text = _modules_text(binder.lang, module, data)
         name_text = (_text(name[0], data) if name else
                      "default" if default else None)
         module_key = modules.module_key(path, module_text)

@@ -55,6 +55,9 @@ class Language:
     type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
     paths: frozenset[str] = frozenset()  # node types whose receiver is a module path (Rust)
     subscripts: bool = False  # `a[i].x`, `(*p).x`: members of `a`'s, `p`'s type (C, Go)
+    # container kinds whose instance type is whoever implements them (a Rust trait): a
+    # receiver alias there (`Self`) names no node
+    implementor_kinds: frozenset[str] = frozenset()
     # "distinct": callables of one name in one scope are overloads, each its own symbol
     # (Java, C#, C++); "signatures": overload signatures of one symbol (TypeScript). Either
     # way a call reaches the one whose parameters fit its arguments (index/overloads.py)
@@ -134,6 +137,7 @@ def languages() -> tuple[Language, ...]:
             tags=tuple(sorted(row.get("tags", {}).items())),
             predefined=tuple(sorted(row.get("predefined", {}).items())),
             overloads=str(row.get("overloads", "")),
+            implementor_kinds=frozenset(row.get("implementor_kinds", ())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )
