@@ -170,9 +170,10 @@ class RustModules(ModuleSystem):
         self._crates = {}
         folders = {""} | {posixpath.dirname(p) for p in self._paths}
         for leaf in list(folders):
-            while leaf:
-                leaf = posixpath.dirname(leaf)
-                folders.add(leaf)
+            parent = leaf
+            while parent:
+                parent = posixpath.dirname(parent)
+                folders.add(parent)
         roots = set()
         for folder in sorted(folders):
             manifest = read(posixpath.join(folder, "Cargo.toml") if folder else "Cargo.toml")
