@@ -174,7 +174,7 @@ class RustModules(ModuleSystem):
             while parent:
                 parent = posixpath.dirname(parent)
                 folders.add(parent)
-        roots = set()
+        roots: set[str] = set()
         for folder in sorted(folders):
             manifest = read(posixpath.join(folder, "Cargo.toml") if folder else "Cargo.toml")
             if manifest and "path" in manifest:
