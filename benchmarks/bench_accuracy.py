@@ -78,7 +78,10 @@ _LANGUAGES = {"python": ("Python", _CTAGS_KINDS, "basedpyright", "pyright"),
               "go": ("Go", _GO_CTAGS_KINDS, "gopls", "gopls"),
               "c": ("C", _C_CTAGS_KINDS, "clangd", "clangd"),
               # no server: javac's own attribution (benchmarks/truth/JavacReferences.java)
-              "java": ("Java", _JAVA_CTAGS_KINDS, "javac", "javac")}
+              "java": ("Java", _JAVA_CTAGS_KINDS, "javac", "javac"),
+              # no server installable here (rust-analyzer needs rustup's network): the
+              # hand-labelled sample of benchmarks/labels/<corpus>.json
+              "rust": ("Rust", {}, "labels", "labels")}
 # includeDeclaration asked of each server: basedpyright reads false as "leave out the position
 # asked about" and keeps the symbol's other declarations; tsserver reads it as "leave out every
 # declaration", so it is asked for all of them, and the position asked about is dropped here.
@@ -394,6 +397,47 @@ async def run_javac(root: Path, symbols: list[Symbol], db: Path) -> None:
     ws.close()
 
 
+_LABELS = Path(__file__).parent / "labels"
+
+
+def labelled(root: Path, corpus: str) -> list[Symbol]:
+    """The hand-labelled symbols of ``benchmarks/labels/<corpus>.json`` with their truth;
+    every labelled position must still name the symbol in ``root`` (the right commit)."""
+    doc = json.loads((_LABELS / f"{corpus}.json").read_text("utf-8"))
+    symbols = []
+    lines: dict[str, list[str]] = {}
+
+    def position(text: str, name: str) -> Position:
+        path, line, col = text.rsplit(":", 2)
+        if path not in lines:
+            lines[path] = (root / path).read_text("utf-8", "replace").splitlines()
+        written = lines[path][int(line) - 1]
+        start = len(written.encode("utf-16-le")[: 2 * (int(col) - 1)].decode("utf-16-le"))
+        if written[start : start + len(name)] != name:
+            raise ValueError(f"{text} does not name {name}: is {root} {doc['corpus']} at "
+                             f"{doc['commit']}?")
+        return path, int(line), int(col)
+
+    for item in doc["symbols"]:
+        path, line, col = position(item["at"], item["name"])
+        symbol = Symbol(path, line, col, item["name"], item["kind"])
+        symbol.truth = {position(ref, item["name"]) for ref in item["refs"]}
+        symbols.append(symbol)
+    return symbols
+
+
+async def run_labelled(root: Path, symbols: list[Symbol], db: Path) -> None:
+    """Fills each labelled symbol's ``mapped`` from codenav's map."""
+    ws = Workspace(root, db)
+    for symbol in symbols:
+        mapped = await map_references(ws, symbol)
+        if isinstance(mapped, str):
+            symbol.error = f"codenav: {mapped}"
+        else:
+            symbol.mapped = mapped
+    ws.close()
+
+
 async def run(root: Path, symbols: list[Symbol], db: Path,
               server: str = "basedpyright", source: str = "map") -> Timings:
     """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
@@ -534,17 +578,26 @@ def main() -> None:
     corpus = CORPORA[args.corpus]
     root = args.root.resolve() if args.root else fetch(corpus)
     _, _, server, label = _LANGUAGES[corpus.language]
-    candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
-                  else from_regex(root, corpus.language))
-    source = "ctags" if shutil.which("ctags") else "a regex walk"
-    symbols = pick(candidates, args.symbols, args.seed)
-    print(f"corpus {args.corpus}: {root}; {len(candidates)} candidate symbols from {source}, "
-          f"{len(symbols)} drawn (seed {args.seed}): {dict(Counter(s.kind for s in symbols))}")
+    if server == "labels":
+        symbols = labelled(root, args.corpus)
+        print(f"corpus {args.corpus}: {root}; {len(symbols)} hand-labelled symbols "
+              f"(benchmarks/labels/{args.corpus}.json), "
+              f"{sum(len(s.truth) for s in symbols)} references")
+    else:
+        candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
+                      else from_regex(root, corpus.language))
+        source = "ctags" if shutil.which("ctags") else "a regex walk"
+        symbols = pick(candidates, args.symbols, args.seed)
+        print(f"corpus {args.corpus}: {root}; {len(candidates)} candidate symbols from "
+              f"{source}, {len(symbols)} drawn (seed {args.seed}): "
+              f"{dict(Counter(s.kind for s in symbols))}")
     db = Path(tempfile.mkdtemp()) / "map.db"
     report = index_tree(root, db)
     print(f"codenav map: {report.nodes:,} nodes, {report.refs:,} refs in {report.seconds:.2f} s")
     if server == "javac":
         asyncio.run(run_javac(root, symbols, db))
+    elif server == "labels":
+        asyncio.run(run_labelled(root, symbols, db))
     else:
         asyncio.run(run(root, symbols, db, server, args.source))
     show(root, symbols, label, args.worst)

@@ -198,6 +198,11 @@
   name: [(type_identifier) (scoped_type_identifier)] @reference.receiver
   body: (field_initializer_list (shorthand_field_initializer (identifier) @name.reference.field)))
 
+; Inside a macro call's tokens (`assert_eq!(CaseMode::Insensitive, m.dirs.len())`), a name
+; after `::` or `.` is a member of the name before it, as the expansion reads it.
+(token_tree (identifier) @reference.receiver . "::" . (identifier) @name.reference.attribute)
+(token_tree (identifier) @reference.receiver . "." . (identifier) @name.reference.attribute)
+
 ; -------------------------------------------------------------------- imports
 ; `use a::b::C [as D]`, `use a::b::{C, D as E}`, `use a::b::{self}`, `use a::b::*`, `use a`,
 ; and `mod x;` (the file x.rs or x/mod.rs). The module system reads `crate::`, `self::`,
