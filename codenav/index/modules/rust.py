@@ -11,15 +11,19 @@ of the tree — a package whose folder has ``Cargo.toml`` and ``src/lib.rs`` (``
 or ``[package] name``, ``-`` read as ``_``) — is read from that crate's root on: the members
 of a workspace, and a package's own library seen from its ``tests/``. Other crates
 (``std``, dependencies) lead to no file of the tree.
+
+Items under a ``#[cfg(…)]`` that the language's ``predefined`` names decide against (on this
+machine: ``windows``) are compiled out (``rust_cfg``).
 """
 
 from __future__ import annotations
 
 import posixpath
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+from codenav.index.modules.rust_cfg import regions
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -156,6 +160,10 @@ class RustModules(ModuleSystem):
             parent = self.module_key(path, "::".join(segments[:i]) if i else "self")
             keys.append(f"{key}|{parent}::{segment}" if parent else key)
         return keys
+
+    def regions(self, data: bytes, predefined: Mapping[str, int | bool]
+                ) -> list[tuple[int, int, str]]:
+        return regions(data, predefined)
 
     def submodule(self, key: str, name: str) -> str:
         base = key[2:] if key.startswith("P:") else ""

@@ -70,3 +70,25 @@ def test_a_compiled_out_namesake_is_no_declaration(ws: Workspace) -> None:
     compiled one do not list the other as a declaration."""
     found = refs(ws, "c:conditions.c#socketFD~2", includeDeclaration=True)
     assert {line for _, line, _ in found} == {50, 52}, found  # itself, and the use
+
+
+def test_a_compiled_out_rust_item_is_no_declaration_and_holds_no_use(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`#[cfg(unix)] fn separator()` beside `#[cfg(not(unix))] fn separator()`: one symbol
+    on this machine, whose references are not the other nor uses in `#[cfg(windows)]`."""
+    root = tmp_path_factory.mktemp("rust") / "repo"
+    shutil.copytree(FIXTURES / "refs" / "rust", root)
+    index_tree(root)
+    workspace = Workspace(root)
+    try:
+        found = refs(workspace, "rs:src/flags/lowargs.rs#separator", includeDeclaration=True)
+    finally:
+        workspace.close()
+    lowargs = (FIXTURES / "refs" / "rust" / "src" / "flags" / "lowargs.rs").read_text()
+    windows = lowargs.splitlines().index("pub fn windows_separator() -> char {") + 2
+    unix = lowargs.splitlines().index("pub fn unix_separator() -> char {") + 2
+    lines = {(path, line) for path, line, _ in found}
+    assert ("src/flags/lowargs.rs", unix) in lines and ("src/flags/hiargs.rs", 32) in lines
+    assert ("src/flags/lowargs.rs", windows) not in lines
+    declared = {line for path, line, kind in found if kind == "declaration"}
+    assert declared == {lowargs.splitlines().index("pub fn separator() -> char {") + 1}
