@@ -1,6 +1,18 @@
 """Static references (``nav_references`` with ``source: "map"``) against a warm language server.
 
-    python -m benchmarks.bench_accuracy [--corpus django|rxjs] [--symbols 80] [--seed 11]
+    python -m benchmarks.bench_accuracy [--corpus django|rxjs|cobra|hiredis|javapoet|ripgrep]
+        [--symbols 80] [--seed 11] [--source map|lsp] [--root PATH]
+
+Go, C, Java and Rust (issue #21) are measured on checkouts no registry serves, laid out by
+hand in the cache folder (``benchmarks/corpora.py`` ``GIVEN`` says what each holds, ``--root``
+names another place): cobra against gopls (its dependencies vendored: gopls runs offline),
+hiredis against clangd with its background index over the corpus's compile_commands.json
+(only the active configuration counts: see ``run``), javapoet against javac's own
+attribution of every name (``benchmarks/truth/JavacReferences.java``: no Java language
+server installs here), ripgrep against the hand-labelled sample of
+``benchmarks/labels/ripgrep.json`` (rust-analyzer installs through rustup's network only).
+``--source lsp`` measures codenav's own language server instead of its map (the pool as a
+user runs it: clangd with its index in codenav's cache).
 
 Symbols are picked independently of codenav's own index: from ``ctags -R`` when installed
 (else a regex walk over ``def``/``class`` lines), by a seeded random draw stratified by kind.

@@ -11,6 +11,9 @@ Nothing is committed: each corpus is fetched into ``$CODENAV_BENCH_CACHE`` (defa
 
 - CPython's ``Lib/``: Debian's packages of it (``apt-get download``, unpacked with
   ``dpkg-deb -x``), since no Python registry ships the standard library as source.
+- Checkouts of public repositories no registry serves (Go, C, Java, Rust: ``GIVEN``): laid
+  out by hand in the cache folder (or given with ``--root``); these scripts never fetch or
+  build them.
 
 **rxjs 7.8.2** (``src/``: 251 ``.ts`` files, 21k lines, no ``.d.ts``, no tests — its specs
 are not published) is the TypeScript corpus. Its ``src/`` has no ``tsconfig.json`` of its
