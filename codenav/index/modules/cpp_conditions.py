@@ -94,7 +94,7 @@ def _regions(data: bytes, predefined: Macros, out: list[Region]) -> None:
             cond = (f"defined({rest.split()[0]})" if word == "ifdef" and rest.split() else
                     f"!defined({rest.split()[0]})" if word == "ifndef" and rest.split() else
                     rest or "0")
-            stack.append((_simplified(cond, known), [], first + 1))
+            stack.append((_simplified(cond, known), [], number + 1))
             continue
         if not stack:
             continue  # a stray #elif/#else/#endif
@@ -104,14 +104,15 @@ def _regions(data: bytes, predefined: Macros, out: list[Region]) -> None:
             continue
         earlier = [*before, cond]
         if word == "else":
-            stack.append((_conjunction([f"!({c})" for c in earlier], known), earlier, first + 1))
+            stack.append((_conjunction([f"!({c})" for c in earlier], known), earlier,
+                          number + 1))
         else:  # elif
             own = rest or "0"
             stack.append((_conjunction([*(f"!({c})" for c in earlier), own], known), earlier,
-                          first + 1))
+                          number + 1))
     while stack:
         cond, _, start = stack.pop()
-        _close(out, stack, cond, start, count, known)
+        _close(out, stack, cond, start, count - data.endswith(b"\n"), known)
 
 
 def _close(out: list[Region], stack: list[tuple[str, list[str], int]], cond: str, start: int,
