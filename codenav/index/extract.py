@@ -329,6 +329,8 @@ def extract(lang: Language, data: bytes, path: str = "",
                              owned=_owned_scopes(lang, kept, caps.owned, data),
                              explicit=caps.receivers,
                              deadline=parser.deadline)
+    if lang.reparse and time.monotonic() < parser.deadline:  # a C macro's body
+        out.refs += _reparsed_refs(lang, compiled, root, data, binder, index)
     out.timed_out = too_deep or time.monotonic() > parser.deadline
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
@@ -1082,6 +1084,66 @@ def encode_call(call: Call) -> str:
     return str(call[0]) + "".join(
         f"={kind[5:]};" if kind and kind.startswith("type:") else letters.get(kind or "", "_")
         for kind in call[1])
+
+
+def _reparsed_refs(lang: Language, compiled: Queries, root: Any, data: bytes, binder: Binder,
+                   index: LineIndex) -> list[RefRow]:
+    """The references in code the grammar leaves unparsed (``reparse``: a C macro's body),
+    parsed again inside the language's wrapper: each name in the scope where the code is
+    (a macro's parameters are its locals), a member through its receiver's text."""
+    wrappers = dict(lang.reparse)
+    nodes: list[Any] = []
+    stack = [root]
+    while stack:  # the nodes to parse again (a macro body is a leaf of the tree)
+        node = stack.pop()
+        if node.type in wrappers:
+            nodes.append(node)
+        elif node.child_count and node.type not in lang.identifiers:
+            stack.extend(node.children)
+    rows: list[RefRow] = []
+    if not nodes:
+        return rows
+    defs = binder.defs
+    receivers = dict(lang.receivers)
+    for node in nodes:
+        head, _, tail = wrappers[node.type].partition("%s")
+        body = data[node.start_byte : node.end_byte].replace(b"\\\n", b"  ")
+        text = head.encode() + body + tail.encode()
+        shift = node.start_byte - len(head.encode())
+        scope_def = next((i for i in range(len(defs) - 1, -1, -1)
+                          if defs[i].start_byte <= node.start_byte < defs[i].end_byte), -1)
+        found = _cursor(compiled.flat).captures(compiled.parser.parse(text).root_node)
+        kinds: dict[int, str] = {}
+        for name, captured in found.items():
+            if name.startswith("name.reference."):
+                for ident in captured:
+                    kinds[ident.start_byte] = name[len("name.reference."):]
+        for ident in found.get("name", ()):
+            start = ident.start_byte
+            if start < len(head) or start >= len(head) + len(body):
+                continue
+            name = text[start : ident.end_byte].decode("utf-8", "replace")
+            kind = kinds.get(start, "name")
+            qualifier = None
+            parent = ident.parent
+            field_name = receivers.get(parent.type) if parent is not None else None
+            receiver = parent.child_by_field_name(field_name) if field_name and \
+                field_name[0] not in "^-" else None
+            if kind != "name" and receiver is not None and receiver.start_byte != start:
+                qualifier = _dotted(lang, text[receiver.start_byte : receiver.end_byte].decode(
+                    "utf-8", "replace"))
+                if lang.subscripts:
+                    qualifier = _element_of(qualifier)
+                if not _DOTTED.fullmatch(qualifier):
+                    qualifier = _called_chain(qualifier) if "(" in qualifier else None
+                    qualifier = qualifier or "*"
+            original = start + shift
+            target, key = binder.resolve(name, original, qualifier)
+            if target == LOCAL:
+                continue
+            line, col = index.point(original)
+            rows.append((name, kind, line, col, scope_def, qualifier, target, key))
+    return rows
 
 
 def _owned_scopes(lang: Language, defs: list[Definition], owned: dict[int, Any],

@@ -58,6 +58,9 @@ class Language:
     # container kinds whose instance type is whoever implements them (a Rust trait): a
     # receiver alias there (`Self`) names no node
     implementor_kinds: frozenset[str] = frozenset()
+    # node type -> a wrapper (``%s``: the node's text) that makes the code a grammar leaves
+    # unparsed parse as code (a C macro's body): its names are references too
+    reparse: tuple[tuple[str, str], ...] = ()
     # "distinct": callables of one name in one scope are overloads, each its own symbol
     # (Java, C#, C++); "signatures": overload signatures of one symbol (TypeScript). Either
     # way a call reaches the one whose parameters fit its arguments (index/overloads.py)
@@ -138,6 +141,7 @@ def languages() -> tuple[Language, ...]:
             predefined=tuple(sorted(row.get("predefined", {}).items())),
             overloads=str(row.get("overloads", "")),
             implementor_kinds=frozenset(row.get("implementor_kinds", ())),
+            reparse=tuple(sorted(row.get("reparse", {}).items())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

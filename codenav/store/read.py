@@ -394,6 +394,18 @@ class MapReader:
         uses = (f"SELECT {columns} FROM refs r WHERE r.target_id IN "
                 f"(SELECT value FROM json_each(?)){inside}")
         args: list[object] = [json.dumps(list(targets)), *inside_args]
+        if not compiled_out:
+            # A use of a macro whose body names a target (through other macros, too) is a
+            # use of the target where the macro is used outside a macro (as a compiler's
+            # references are: at the expansion)
+            uses += (f" UNION ALL SELECT {columns} FROM refs r WHERE r.target_id IN ("
+                     "WITH RECURSIVE m(id) AS (SELECT DISTINCT b.scope_id FROM refs b JOIN nodes "
+                     "bn ON bn.id = b.scope_id WHERE b.target_id IN (SELECT value FROM "
+                     "json_each(?)) AND bn.kind = 'macro' UNION SELECT b.scope_id FROM refs b "
+                     "JOIN m ON b.target_id = m.id JOIN nodes bn ON bn.id = b.scope_id WHERE "
+                     "bn.kind = 'macro') SELECT id FROM m) AND NOT EXISTS (SELECT 1 FROM nodes s "
+                     f"WHERE s.id = r.scope_id AND s.kind = 'macro'){inside}")
+            args += [json.dumps(list(targets)), *inside_args]
         if calls_of is not None:
             uses += (f" UNION ALL SELECT {columns} FROM refs r "
                      f"WHERE r.target_id = ? AND r.kind = 'call'{inside}")

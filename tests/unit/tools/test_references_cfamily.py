@@ -92,3 +92,12 @@ def test_a_compiled_out_rust_item_is_no_declaration_and_holds_no_use(
     assert ("src/flags/lowargs.rs", windows) not in lines
     declared = {line for path, line, kind in found if kind == "declaration"}
     assert declared == {lowargs.splitlines().index("pub fn separator() -> char {") + 1}
+
+
+def test_a_use_of_a_macro_is_a_use_of_what_its_body_names(ws: Workspace) -> None:
+    """`#define check(_c) if (!(_c)) { fails++; }`: `check(…)` uses `fails` where it is
+    written (a compiler's references are at the expansion), not only inside the macro."""
+    found = refs(ws, "c:reply.c#fails")
+    source = (FIXTURES / "refs" / "c" / "reply.c").read_text().splitlines()
+    use = next(i for i, line in enumerate(source, 1) if line.strip().startswith("check(r->"))
+    assert ("reply.c", use, "call") in found, found
