@@ -1127,8 +1127,8 @@ def _reparsed_refs(lang: Language, compiled: Queries, root: Any, data: bytes, bi
             qualifier = None
             parent = ident.parent
             field_name = receivers.get(parent.type) if parent is not None else None
-            receiver = parent.child_by_field_name(field_name) if field_name and \
-                field_name[0] not in "^-" else None
+            receiver = parent.child_by_field_name(field_name) if parent is not None and \
+                field_name and field_name[0] not in "^-" else None
             if kind != "name" and receiver is not None and receiver.start_byte != start:
                 qualifier = _dotted(lang, text[receiver.start_byte : receiver.end_byte].decode(
                     "utf-8", "replace"))
