@@ -245,7 +245,7 @@ class LspPool:
             for pattern, hint in slot.spec.unavailable if slot.spec is not None else ():
                 if re.search(pattern, exc.message):  # it cannot answer for this file
                     raise LspUnavailable(f"{slot.name} cannot answer for {path}: "
-                                         f"{exc.message}", language=code,
+                                         f"{exc.message}", language=code, file=path,
                                          hint=hint or None) from exc
             raise LspFailed(f"{slot.name} refused "
                             f"{method}: {exc}", language=code,

@@ -95,11 +95,12 @@ def test_clangd_definitions_references_and_a_stopped_server(cfamily: Workspace) 
     assert [(d["file"], d["line"], d["col"], d.get("id"))
             for d in found["data"]["definitions"]] == [
         ("c/include/geo/vec.h", 10, 12, "c:c/include/geo/vec.h#vec.x")]
-    # line 11 `print_segment(&s);`: declared in util.h, which main.c includes
+    # line 11 `print_segment(&s);`: declared in util.h, which main.c includes, and defined in
+    # util.c, which the background index knows without its being open
     found = call(ws, "nav_definition", {"file": "c/src/main.c", "line": 11, "col": 5,
                                         "source": "lsp"})
     assert found["data"] == {"symbol": "print_segment", "source": "lsp", "definitions": [
-        "c/src/util.h:7:6 | void print_segment(const struct segment *s);"]}
+        "c:c/src/util.c#print_segment function 9-13 | void (const struct segment *s)"]}
     # ready once its background index of the project is built ("indexing" ended)
     wait_state(ws, "c", {"ready"}, timeout=60.0)
 
