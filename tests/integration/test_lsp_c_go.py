@@ -105,13 +105,20 @@ def test_clangd_definitions_references_and_a_stopped_server(cfamily: Workspace) 
     wait_state(ws, "c", {"ready"}, timeout=60.0)
 
     # vec_add, defined in vec.c and called in main.c, declared in vec.h: the background
-    # index knows every file of the project, opened or not (the prototype in vec.h too)
-    refs = call(ws, "nav_references", {"symbol": "vec_add", "source": "lsp", "detail": "full",
-                                       "includeDeclaration": True})
+    # index knows every file of the project, opened or not (the prototype in vec.h too).
+    # clangd may index in more than one round (its "indexing" progress ends after each):
+    # asked until the index has it all, within a deadline
+    expected = {("c/src/vec.c", 8, 7), ("c/src/main.c", 8, 15), ("c/include/geo/vec.h", 27, 7)}
+    deadline = time.monotonic() + 30.0
+    while True:
+        refs = call(ws, "nav_references", {"symbol": "vec_add", "source": "lsp",
+                                           "detail": "full", "includeDeclaration": True})
+        if refs_of(refs) == expected or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert refs["data"]["source"] == "lsp", refs
     assert refs["data"]["symbol"]["id"] == "c:c/src/vec.c#vec_add"
-    assert refs_of(refs) == {("c/src/vec.c", 8, 7), ("c/src/main.c", 8, 15),
-                             ("c/include/geo/vec.h", 27, 7)}
+    assert refs_of(refs) == expected
     assert "warnings" not in refs, refs
     uses = call(ws, "nav_references", {"symbol": "vec_created", "source": "lsp",
                                        "detail": "full"})
