@@ -1,6 +1,18 @@
 """Static references (``nav_references`` with ``source: "map"``) against a warm language server.
 
-    python -m benchmarks.bench_accuracy [--corpus django|rxjs] [--symbols 80] [--seed 11]
+    python -m benchmarks.bench_accuracy [--corpus django|rxjs|cobra|hiredis|javapoet|ripgrep]
+        [--symbols 80] [--seed 11] [--source map|lsp] [--root PATH]
+
+Go, C, Java and Rust (issue #21) are measured on checkouts no registry serves, laid out by
+hand in the cache folder (``benchmarks/corpora.py`` ``GIVEN`` says what each holds, ``--root``
+names another place): cobra against gopls (its dependencies vendored: gopls runs offline),
+hiredis against clangd with its background index over the corpus's compile_commands.json
+(only the active configuration counts: see ``run``), javapoet against javac's own
+attribution of every name (``benchmarks/truth/JavacReferences.java``: no Java language
+server installs here), ripgrep against the hand-labelled sample of
+``benchmarks/labels/ripgrep.json`` (rust-analyzer installs through rustup's network only).
+``--source lsp`` measures codenav's own language server instead of its map (the pool as a
+user runs it: clangd with its index in codenav's cache).
 
 Symbols are picked independently of codenav's own index: from ``ctags -R`` when installed
 (else a regex walk over ``def``/``class`` lines), by a seeded random draw stratified by kind.
@@ -37,6 +49,7 @@ import asyncio
 import json
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -59,14 +72,34 @@ _TS_CTAGS_KINDS = {"class": "class", "interface": "interface", "function": "func
                    "generator": "function", "method": "method", "property": "property",
                    "enum": "enum", "enumerator": "enum member", "alias": "type alias",
                    "namespace": "namespace", "constant": "variable", "variable": "variable"}
+# Go: ctags 5.9 tags a method as a `func` scoped to its struct; `member` is a struct field
+_GO_CTAGS_KINDS = {"func": "function", "member": "field", "const": "constant",
+                   "var": "variable", "struct": "struct", "interface": "interface",
+                   "type": "type", "talias": "type", "methodSpec": "method"}
+# C: definitions only (ctags leaves prototypes and extern declarations out by default)
+_C_CTAGS_KINDS = {"function": "function", "member": "field", "macro": "macro",
+                  "variable": "variable", "struct": "struct", "union": "struct",
+                  "enumerator": "constant", "enum": "enum", "typedef": "typedef"}
+_JAVA_CTAGS_KINDS = {"class": "class", "interface": "interface", "enum": "enum",
+                     "annotation": "annotation", "method": "method", "field": "field",
+                     "enumConstant": "enum constant"}
 # per corpus language: ctags language, kind map, language server, its column label
 _LANGUAGES = {"python": ("Python", _CTAGS_KINDS, "basedpyright", "pyright"),
               "typescript": ("TypeScript", _TS_CTAGS_KINDS, "typescript-language-server",
-                             "tsserver")}
+                             "tsserver"),
+              "go": ("Go", _GO_CTAGS_KINDS, "gopls", "gopls"),
+              "c": ("C", _C_CTAGS_KINDS, "clangd", "clangd"),
+              # no server: javac's own attribution (benchmarks/truth/JavacReferences.java)
+              "java": ("Java", _JAVA_CTAGS_KINDS, "javac", "javac"),
+              # no server installable here (rust-analyzer needs rustup's network): the
+              # hand-labelled sample of benchmarks/labels/<corpus>.json
+              "rust": ("Rust", {}, "labels", "labels")}
 # includeDeclaration asked of each server: basedpyright reads false as "leave out the position
 # asked about" and keeps the symbol's other declarations; tsserver reads it as "leave out every
 # declaration", so it is asked for all of them, and the position asked about is dropped here.
-_INCLUDE_DECLARATION = {"basedpyright": False, "typescript-language-server": True}
+# gopls and clangd read false as "no declaration of the symbol" (clangd: no prototype either).
+_INCLUDE_DECLARATION = {"basedpyright": False, "typescript-language-server": True,
+                        "gopls": False, "clangd": False}
 # servers that resolve names in comments (tsserver: JSDoc {@link X}, @see X, @throws {X})
 _COMMENT_REFERENCES = {"typescript-language-server"}
 _GRAMMARS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
@@ -110,6 +143,7 @@ class Symbol:
     kind: str
     truth: set[Position] = field(default_factory=set)
     in_comments: set[Position] = field(default_factory=set)  # truth inside comments, set apart
+    outside: set[Position] = field(default_factory=set)  # in files no build compiles (C)
     mapped: set[Position] = field(default_factory=set)
     error: str | None = None
 
@@ -119,6 +153,13 @@ def _col(text: str, name: str) -> int | None:
     if match is None:
         return None
     return len(text[: match.start(1)].encode("utf-16-le")) // 2 + 1
+
+
+def _last_col(text: str, name: str) -> int | None:
+    matches = list(re.finditer(rf"(?:^|(?<=[^\w]))({re.escape(name)})(?=[^\w]|$)", text))
+    if not matches:
+        return None
+    return len(text[: matches[-1].start(1)].encode("utf-16-le")) // 2 + 1
 
 
 def _ts_binds(text: str, name: str) -> bool:
@@ -131,8 +172,10 @@ def _ts_binds(text: str, name: str) -> bool:
 
 def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
     ctags_language, kinds, _, _ = _LANGUAGES[language]
-    out = subprocess.run(["ctags", "-R", f"--languages={ctags_language}", "--fields=+nKs",
-                          "--output-format=json", "-f", "-", "."], cwd=root,
+    extra = ["--langmap=C:+.h"] if ctags_language == "C" else []
+    out = subprocess.run(["ctags", "-R", f"--languages={ctags_language}", *extra,
+                          "--exclude=vendor", "--exclude=.cache", "--exclude=.codenav",
+                          "--fields=+nKs", "--output-format=json", "-f", "-", "."], cwd=root,
                          capture_output=True, text=True, check=True).stdout
     found = []
     seen: set[tuple[str, str, str, str]] = set()
@@ -143,6 +186,14 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
             continue
         path = tag["path"].removeprefix("./")
         text = (root / path).read_text("utf-8", "replace").splitlines()[tag["line"] - 1]
+        if language == "go" and kind == "function" and tag.get("scopeKind") in (
+                "struct", "type", "interface"):
+            kind = "method"
+        if language == "java":
+            if not re.fullmatch(r"\w+", tag["name"]):
+                continue  # ctags 5.9 misreads an enum constant's arguments as constants
+            if kind == "method" and tag.get("scope", "").rsplit(".", 1)[-1] == tag["name"]:
+                kind = "constructor"
         if language == "typescript":
             if path.endswith(".d.ts"):
                 continue
@@ -157,6 +208,8 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
                 continue  # overloads, declaration merging: the first tag stands for all
             seen.add(key)
         col = _col(text, tag["name"])
+        if kind == "typedef" and col is not None:  # `typedef struct X {…} X;`: the last X
+            col = _last_col(text, tag["name"]) or col
         if col is not None:
             found.append(Symbol(path, tag["line"], col, tag["name"], kind))
     return found
@@ -236,10 +289,12 @@ async def drained_references(ws: Workspace, where: dict[str, Any],
     return found
 
 
-async def map_references(ws: Workspace, symbol: Symbol) -> set[Position] | str:
-    """Everything ``nav_references`` answers from the map for ``symbol``."""
+async def map_references(ws: Workspace, symbol: Symbol,
+                         source: str = "map") -> set[Position] | str:
+    """Everything ``nav_references`` answers from the map for ``symbol`` (or from
+    ``source``: ``lsp``, codenav's own language server)."""
     where = {"file": symbol.path, "line": symbol.line, "col": symbol.col}
-    return await drained_references(ws, where, "map")
+    return await drained_references(ws, where, source)
 
 
 def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, int]:
@@ -255,33 +310,202 @@ def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, in
     return (hit / mapped if mapped else 1.0, hit / truth if truth else 1.0, hit, mapped, truth)
 
 
-async def run(root: Path, symbols: list[Symbol], db: Path,
-              server: str = "basedpyright") -> Timings:
-    """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings."""
+def active_files(root: Path) -> set[str] | None:
+    """The files of the active configuration of a C project: the translation units of its
+    compile_commands.json and the project headers they include (``-MM`` of each command);
+    None without a compile database. A language server indexes exactly these: references
+    elsewhere (a .c no build compiles, a header none includes) are not in its answers."""
+    database = root / "compile_commands.json"
+    if not database.is_file():
+        return None
+    found: set[str] = set()
+    for entry in json.loads(database.read_text("utf-8")):
+        argv = entry.get("arguments") or shlex.split(entry["command"])
+        kept: list[str] = []
+        skip = False
+        for arg in argv:
+            if skip:
+                skip = False
+            elif arg == "-o":
+                skip = True
+            elif arg != "-c":
+                kept.append(arg)
+        deps = subprocess.run([*kept, "-MM", "-MF", "-"], cwd=entry["directory"],
+                              capture_output=True, text=True, check=False).stdout
+        for word in deps.replace("\\\n", " ").split()[1:]:
+            path = (Path(entry["directory"]) / word).resolve()
+            if path.is_relative_to(root):
+                found.add(path.relative_to(root).as_posix())
+    return found
+
+
+async def _where_to_ask(truth: TruthServer, root: Path, symbol: Symbol,
+                        active: set[str]) -> Position | None:
+    """Where to ask a C server about ``symbol`` (see ``run``): its definition in a .c file;
+    for a header's, the first use in a compiled .c file whose definition the server says is
+    it; else its definition, if the server resolves anything there."""
+    at = (symbol.path, symbol.line, symbol.col)
+    if symbol.path.endswith(".h"):
+        word = re.compile(rf"(?<![\w]){re.escape(symbol.name)}(?![\w])")
+        tried = 0
+        for rel in sorted(p for p in active if p.endswith(".c")):
+            lines = (root / rel).read_text("utf-8", "replace").splitlines()
+            for number, text in enumerate(lines, 1):
+                for match in word.finditer(text):
+                    tried += 1
+                    if tried > 40:
+                        break
+                    use = (rel, number, len(text[: match.start()].encode("utf-16-le")) // 2 + 1)
+                    found = await truth.definitions(use)
+                    # all of them: on a word it cannot resolve (a parameter's own name),
+                    # clangd answers every symbol of that name its index has
+                    if found and all(d[:2] == (symbol.path, symbol.line) for d in found):
+                        return use
+    found_here = await truth.hover(at)
+    if not found_here and symbol.path.endswith(".h"):
+        truth.forget(symbol.path)
+    return at if found_here else None
+
+
+_JAVAC_TOOL = Path(__file__).parent / "truth" / "JavacReferences.java"
+_JAVAC_EXPORTS = "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"
+
+
+def javac_truth(root: Path) -> dict[Position, set[Position]]:
+    """Every use of every declaration of ``root``'s Java files, by declaration (the name's
+    position), as javac attributes them: overloads, fields and methods of one name, and
+    inherited members are told apart as the compiler does."""
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        raise FileNotFoundError("javac and java not found; apt-get install default-jdk")
+    sources = [str(p) for p in source_files(root, ".java")]
+    with tempfile.TemporaryDirectory() as classes:
+        subprocess.run(["javac", "-d", classes, "--add-exports", _JAVAC_EXPORTS,
+                        str(_JAVAC_TOOL)], check=True)
+        lines = subprocess.run(["java", "-cp", classes, "--add-exports", _JAVAC_EXPORTS,
+                                "JavacReferences", str(root), *sources], check=True,
+                               capture_output=True, text=True).stdout.splitlines()
+    truth: dict[Position, set[Position]] = {}
+    for line in lines:
+        path, use_line, use_col, decl_path, decl_line, decl_col, _ = line.split("\t")
+        use = (path, int(use_line), int(use_col))
+        declared = (decl_path, int(decl_line), int(decl_col))
+        if use != declared:
+            truth.setdefault(declared, set()).add(use)
+    return truth
+
+
+async def run_javac(root: Path, symbols: list[Symbol], db: Path) -> None:
+    """Fills each symbol's ``truth`` from javac and ``mapped`` from codenav's map."""
+    uses = javac_truth(root)
+    print(f"javac: {sum(len(v) for v in uses.values())} uses of {len(uses)} declarations")
     ws = Workspace(root, db)
+    for symbol in symbols:
+        symbol.truth = set(uses.get((symbol.path, symbol.line, symbol.col), ()))
+        mapped = await map_references(ws, symbol)
+        if isinstance(mapped, str):
+            symbol.error = f"codenav: {mapped}"
+        else:
+            symbol.mapped = mapped
+    ws.close()
+
+
+_LABELS = Path(__file__).parent / "labels"
+
+
+def labelled(root: Path, corpus: str) -> list[Symbol]:
+    """The hand-labelled symbols of ``benchmarks/labels/<corpus>.json`` with their truth;
+    every labelled position must still name the symbol in ``root`` (the right commit)."""
+    doc = json.loads((_LABELS / f"{corpus}.json").read_text("utf-8"))
+    symbols = []
+    lines: dict[str, list[str]] = {}
+
+    def position(text: str, name: str) -> Position:
+        path, line, col = text.rsplit(":", 2)
+        if path not in lines:
+            lines[path] = (root / path).read_text("utf-8", "replace").splitlines()
+        written = lines[path][int(line) - 1]
+        start = len(written.encode("utf-16-le")[: 2 * (int(col) - 1)].decode("utf-16-le"))
+        if written[start : start + len(name)] != name:
+            raise ValueError(f"{text} does not name {name}: is {root} {doc['corpus']} at "
+                             f"{doc['commit']}?")
+        return path, int(line), int(col)
+
+    for item in doc["symbols"]:
+        path, line, col = position(item["at"], item["name"])
+        symbol = Symbol(path, line, col, item["name"], item["kind"])
+        symbol.truth = {position(ref, item["name"]) for ref in item["refs"]}
+        symbols.append(symbol)
+    return symbols
+
+
+async def run_labelled(root: Path, symbols: list[Symbol], db: Path) -> None:
+    """Fills each labelled symbol's ``mapped`` from codenav's map."""
+    ws = Workspace(root, db)
+    for symbol in symbols:
+        mapped = await map_references(ws, symbol)
+        if isinstance(mapped, str):
+            symbol.error = f"codenav: {mapped}"
+        else:
+            symbol.mapped = mapped
+    ws.close()
+
+
+async def run(root: Path, symbols: list[Symbol], db: Path,
+              server: str = "basedpyright", source: str = "map") -> Timings:
+    """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
+
+    With a compile database (C), only the active configuration counts: symbols defined in
+    files it does not compile are not asked about, references in them are set apart. A
+    symbol defined in a header is asked about at a use in a compiled .c file that the server
+    says means it: asked in the header, clangd parses the header alone (without what its
+    includer defines first, `#define FFC_IMPL` before `#include "ffc.h"`) and answers for
+    the open header from that parse rather than from its index. A symbol the server resolves
+    to nothing where it is asked about is not measured."""
+    ws = Workspace(root, db, lsp="auto" if source == "lsp" else "off",
+                   lsp_deadlines=(60.0, 120.0))
     comments = _Comments(root)
+    active = active_files(root)
+    if active is not None:
+        print(f"active configuration: {len(active)} files of compile_commands.json and the "
+              "headers they include")
     async with TruthServer(root, server=server) as truth:
-        probe = symbols[0]
+        probe = next((s for s in symbols if not s.path.endswith(".h")), symbols[0])
         await truth.warm((probe.path, probe.line, probe.col))
         print(f"{server}: {truth.timings.summary()}")
         for symbol in symbols:
+            asked: Position | None = (symbol.path, symbol.line, symbol.col)
+            if active is not None:
+                if symbol.path not in active:
+                    symbol.error = "defined outside the active configuration"
+                    continue
+                asked = await _where_to_ask(truth, root, symbol, active)
+                if asked is None:
+                    symbol.error = f"{server} resolves nothing where it is asked"
+                    continue
+            assert asked is not None
             try:
                 symbol.truth = set(await truth.references(
-                    (symbol.path, symbol.line, symbol.col),
-                    include_declaration=_INCLUDE_DECLARATION[server]))
+                    asked, include_declaration=_INCLUDE_DECLARATION[server]))
             except Exception as exc:  # noqa: BLE001 - a benchmark reports, not crashes
                 symbol.error = f"{server}: {exc}"
                 continue
+            finally:
+                if symbol.path.endswith(".h"):
+                    truth.forget(symbol.path)
             symbol.truth = {p for p in symbol.truth if not p[0].startswith("/")}
             symbol.truth.discard((symbol.path, symbol.line, symbol.col))
             if server in _COMMENT_REFERENCES:
                 symbol.in_comments = {p for p in symbol.truth if p in comments}
                 symbol.truth -= symbol.in_comments
-            mapped = await map_references(ws, symbol)
+            mapped = await map_references(ws, symbol, source)
             if isinstance(mapped, str):
                 symbol.error = f"codenav: {mapped}"
             else:
                 symbol.mapped = mapped
+            if active is not None:  # set apart: what no compiled file holds
+                symbol.outside = {p for p in symbol.mapped | symbol.truth if p[0] not in active}
+                symbol.truth -= symbol.outside
+                symbol.mapped -= symbol.outside
     print(f"{server}: {truth.timings.summary()}")
     ws.close()
     return truth.timings
@@ -297,6 +521,9 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
     for level in ("position", "line"):
         p, r, hit, mapped, truth = score(measured, level)
         print(f"{'all, ' + level:<24} {p:>10.3f} {r:>8.3f} {hit:>6} {mapped:>8} {truth:>8}")
+    outside = sum(len(s.outside) for s in measured)
+    if outside:
+        print(f"{outside} references in files outside the active configuration set apart")
     in_comments = sum(len(s.in_comments) for s in measured)
     if in_comments:
         with_comments = [Symbol(s.path, s.line, s.col, s.name, s.kind, s.truth | s.in_comments,
@@ -350,24 +577,41 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="django", choices=sorted(CORPORA))
+    parser.add_argument("--source", default="map", choices=("map", "lsp"),
+                        help="what codenav answers from: its map, or its own language server "
+                             "(nav_references with source 'lsp': the pool as users run it)")
+    parser.add_argument("--root", type=Path,
+                        help="the corpus's folder, instead of the cache's (see corpora.GIVEN)")
     parser.add_argument("--symbols", type=int, default=80)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--worst", type=int, default=8, help="symbols listed per worst list")
     parser.add_argument("--dump", type=Path, help="write every symbol's answers as JSON here")
     args = parser.parse_args()
     corpus = CORPORA[args.corpus]
-    root = fetch(corpus)
+    root = args.root.resolve() if args.root else fetch(corpus)
     _, _, server, label = _LANGUAGES[corpus.language]
-    candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
-                  else from_regex(root, corpus.language))
-    source = "ctags" if shutil.which("ctags") else "a regex walk"
-    symbols = pick(candidates, args.symbols, args.seed)
-    print(f"corpus {args.corpus}: {root}; {len(candidates)} candidate symbols from {source}, "
-          f"{len(symbols)} drawn (seed {args.seed}): {dict(Counter(s.kind for s in symbols))}")
+    if server == "labels":
+        symbols = labelled(root, args.corpus)
+        print(f"corpus {args.corpus}: {root}; {len(symbols)} hand-labelled symbols "
+              f"(benchmarks/labels/{args.corpus}.json), "
+              f"{sum(len(s.truth) for s in symbols)} references")
+    else:
+        candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
+                      else from_regex(root, corpus.language))
+        source = "ctags" if shutil.which("ctags") else "a regex walk"
+        symbols = pick(candidates, args.symbols, args.seed)
+        print(f"corpus {args.corpus}: {root}; {len(candidates)} candidate symbols from "
+              f"{source}, {len(symbols)} drawn (seed {args.seed}): "
+              f"{dict(Counter(s.kind for s in symbols))}")
     db = Path(tempfile.mkdtemp()) / "map.db"
     report = index_tree(root, db)
     print(f"codenav map: {report.nodes:,} nodes, {report.refs:,} refs in {report.seconds:.2f} s")
-    asyncio.run(run(root, symbols, db, server))
+    if server == "javac":
+        asyncio.run(run_javac(root, symbols, db))
+    elif server == "labels":
+        asyncio.run(run_labelled(root, symbols, db))
+    else:
+        asyncio.run(run(root, symbols, db, server, args.source))
     show(root, symbols, label, args.worst)
     if args.dump:
         args.dump.write_text(json.dumps([

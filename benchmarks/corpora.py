@@ -11,6 +11,9 @@ Nothing is committed: each corpus is fetched into ``$CODENAV_BENCH_CACHE`` (defa
 
 - CPython's ``Lib/``: Debian's packages of it (``apt-get download``, unpacked with
   ``dpkg-deb -x``), since no Python registry ships the standard library as source.
+- Checkouts of public repositories no registry serves (Go, C, Java, Rust: ``GIVEN``): laid
+  out by hand in the cache folder (or given with ``--root``); these scripts never fetch or
+  build them.
 
 **rxjs 7.8.2** (``src/``: 251 ``.ts`` files, 21k lines, no ``.d.ts``, no tests — its specs
 are not published) is the TypeScript corpus. Its ``src/`` has no ``tsconfig.json`` of its
@@ -37,8 +40,9 @@ __all__ = ["CORPORA", "LANGUAGE_SUFFIXES", "Corpus", "cache_dir", "fetch", "sour
 # What counts as a source file of each corpus language. A ``.d.ts`` is a declaration file,
 # not a source: it is left out (``source_files``) — rxjs ships none in ``src/``, and where a
 # package ships both, the ``.ts`` it was generated from is the code.
-LANGUAGE_SUFFIXES = {"python": (".py",), "typescript": (".ts", ".tsx")}
-_SKIPPED_DIRS = {".codenav", "node_modules", ".git"}
+LANGUAGE_SUFFIXES = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",),
+                     "c": (".c", ".h"), "rust": (".rs",), "java": (".java",)}
+_SKIPPED_DIRS = {".codenav", "node_modules", ".git", "vendor", ".cache"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,9 @@ class Corpus:
     requirement: str  # pip requirement of the sdist, or npm NAME@VERSION
     subdir: str  # the folder inside the archive that is benchmarked
     language: str = "python"
-    registry: str = "pypi"  # "pypi", "npm" or "debian" (requirement: packages, spaces between)
+    # "pypi", "npm", "debian" (requirement: packages, spaces between), or "given": a
+    # checkout no registry serves, prepared by hand in the cache folder (see GIVEN below)
+    registry: str = "pypi"
     tsconfig: dict[str, Any] | None = None  # written as subdir/tsconfig.json if missing
 
     @property
@@ -71,17 +77,48 @@ CORPORA = {
 }
 
 
+# Checkouts of public repositories, which no package registry serves: each is a folder
+# ``cache_dir()/<requirement>`` laid out by hand (or given with ``--root``), never fetched by
+# these scripts. What each must hold:
+GIVEN = {
+    "cobra": "spf13/cobra at commit adbc881, its dependencies of go.mod at their versions "
+             "(go-md2man/v2 v2.0.6 with blackfriday/v2 v2.1.0, mousetrap v1.1.0, pflag "
+             "v1.0.9, go.yaml.in/yaml/v3 v3.0.4) laid out as vendor/ with a vendor/modules.txt "
+             "(`go build ./...` then works offline)",
+    "hiredis": "redis/hiredis at commit 29ea279 with the compile_commands.json that `cmake "
+               "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DENABLE_EXAMPLES=ON` writes (SSL off), "
+               "copied to its top folder",
+    "ripgrep": "BurntSushi/ripgrep at commit 3fce3b5",
+    "javapoet": "square/javapoet at commit b9017a9",
+}
+CORPORA.update({
+    "cobra": Corpus("cobra", "cobra-adbc881", "", language="go", registry="given"),
+    "hiredis": Corpus("hiredis", "hiredis-29ea279", "", language="c", registry="given"),
+    "ripgrep": Corpus("ripgrep", "ripgrep-3fce3b5", "", language="rust", registry="given"),
+    "javapoet": Corpus("javapoet", "javapoet-b9017a9", "", language="java", registry="given"),
+})
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("CODENAV_BENCH_CACHE", Path.home() / ".cache" / "codenav-bench"))
 
 
 def fetch(corpus: Corpus) -> Path:
     """The benchmarked folder of ``corpus``, downloading and unpacking it once."""
-    fetchers = {"npm": _fetch_npm, "debian": _fetch_debian}
+    fetchers = {"npm": _fetch_npm, "debian": _fetch_debian, "given": _given}
     root = fetchers.get(corpus.registry, _fetch_pypi)(corpus)
     if corpus.tsconfig is not None and not (root / "tsconfig.json").exists():
         (root / "tsconfig.json").write_text(json.dumps(corpus.tsconfig, indent=2) + "\n",
                                             encoding="utf-8")
+    return root
+
+
+def _given(corpus: Corpus) -> Path:
+    """A checkout laid out by hand in the cache folder (``GIVEN`` says what it holds)."""
+    root = cache_dir() / corpus.requirement / corpus.subdir
+    if not root.is_dir():
+        raise FileNotFoundError(f"corpus {corpus.name} is not in {root}: it must hold "
+                                f"{GIVEN[corpus.name]} (or pass --root)")
     return root
 
 

@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import shutil
 import statistics
@@ -145,6 +146,8 @@ class ServerSpec:
     loading_progress: str | None = None
     # server-specific notifications accepted and ignored (pygls logs unknown methods)
     ignored_notifications: tuple[str, ...] = ()
+    # the server's process environment, added to this one's
+    env: Mapping[str, str] | None = None
 
     def language_id(self, rel: str) -> str:
         for suffix, language_id in self.language_ids.items():
@@ -165,7 +168,26 @@ SERVERS = {
         initialization_options=_tsls_init_options,
         loading_progress="Initializing JS/TS language features",
         ignored_notifications=("$/typescriptVersion",)),
+    # gopls on a module whose dependencies are vendored (vendor/modules.txt): offline, the
+    # go command reads them from there and never from a proxy or the module cache
+    "gopls": ServerSpec(
+        "gopls", lambda: _on_path("gopls", "apt-get install gopls golang-go"), {".go": "go"},
+        loading_progress="Setting up workspace",
+        env={"GOFLAGS": "-mod=vendor", "GOPROXY": "off", "GOTOOLCHAIN": "local"}),
+    # clangd with its background index over ROOT's compile_commands.json (written into the
+    # corpus copy's .cache/clangd): loaded when the "indexing" progress ends
+    "clangd": ServerSpec(
+        "clangd", lambda: [*_on_path("clangd", "apt-get install clangd"),
+                           "--background-index"], {".c": "c", ".h": "c"},
+        loading_progress="indexing"),
 }
+
+
+def _on_path(name: str, install: str) -> list[str]:
+    found = shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(f"{name} not found; {install}")
+    return [found]
 
 
 def write_minimal_tsconfig(root: Path, include: Sequence[str] = ("**/*",)) -> Path | None:
@@ -242,7 +264,9 @@ class TruthServer:
         await self.client.start(self.cmd, self.root, init_timeout=init_timeout,
                                 settings=self.spec.settings(self.root),
                                 initialization_options=self.spec.initialization_options(
-                                    self.root))
+                                    self.root),
+                                env=({**os.environ, **self.spec.env} if self.spec.env
+                                     else None))
         self.timings.initialized = time.perf_counter() - self._spawned
 
     async def close(self) -> None:
@@ -373,6 +397,13 @@ class TruthServer:
         result = await self.client.request(T.TEXT_DOCUMENT_DEFINITION, T.DefinitionParams(
             text_document=self._open(position[0]), position=_to_lsp(position)), timeout)
         return self._positions(result)
+
+    def forget(self, rel: str) -> None:
+        """Close ``rel`` if it is open (clangd answers for an open header from that header
+        parsed alone, not from the index of the files including it)."""
+        path = self.root / rel
+        if self.client.is_open(path):
+            self.client.close_document(path)
 
     def _open(self, rel: str) -> T.TextDocumentIdentifier:
         path = self.root / rel

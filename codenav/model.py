@@ -97,6 +97,8 @@ class FileFacts:
     refs: list[RefRow] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # conditionally compiled lines (C's #if): first line, last line, condition ("0": out)
+    regions: list[tuple[int, int, str]] = field(default_factory=list)
     parse_ms: float = 0.0
 
 

@@ -34,12 +34,17 @@ from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
 from codenav.model import Definition, node_id
 
-__all__ = ["LOCAL", "Binder", "extend_key"]
+__all__ = ["LOCAL", "TAG", "Binder", "extend_key"]
 
 LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
+# Marks a name of the tag namespace (a language's `tags`: C's `struct P`), bound and looked
+# up apart from ordinary names (`§P` is the struct, `P` a typedef of it).
+TAG = "§"
 
 _TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# dotted names and calls with their arguments dropped: ``c.Root().Find``
+_CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -66,7 +71,20 @@ def _type_name(text: str) -> str | None:
     if " | " in text:
         parts = [p.strip() for p in text.split("|") if p.strip() != "None"]
         text = parts[0] if len(parts) == 1 else ""
-    return text if _DOTTED.fullmatch(text) else None
+    return text if _DOTTED.fullmatch(text) or (
+        "()" in text and _CALL_CHAIN.fullmatch(text)) else None
+
+
+def _chain(text: str) -> list[str]:
+    """A dotted name with calls as its steps: ``c.Root().Find()`` -> ``c``, ``Root``, ``()``,
+    ``Find``, ``()`` (``()``: what calling the name before it makes)."""
+    out: list[str] = []
+    for part in text.split("."):
+        if part.endswith("()"):
+            out += [part[:-2], "()"]
+        else:
+            out.append(part)
+    return out
 
 
 @dataclass(slots=True)
@@ -107,6 +125,8 @@ class Binder:
                     d.parent < 0 or d.qname == f"{defs[d.parent].qname}.{d.name}"):
                 self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in namespace ns
         self.star = False
+        self.tags: set[int] = set()  # defs named in the tag namespace (see TAG)
+        self.compiled_out: set[int] = set()  # defs the preprocessor compiles out
         self._namespace_spans: list[tuple[int, int, int]] | None = None  # (start, end, def)
         self._first_local: dict[int, tuple[int, str]] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
@@ -136,8 +156,10 @@ class Binder:
         scope = self.scope_at(outer_start)
         if self.scopes[scope].start == inner[0] and self.scopes[scope].end == inner[1]:
             scope = self.scopes[scope].parent
-        if not self._names_its_class(index):
-            self.scopes[scope].names.setdefault(self.defs[index].name, ("def", index))
+        if not self._names_its_class(index) and index not in self.compiled_out:
+            name = self.defs[index].name
+            self.scopes[scope].names.setdefault(TAG + name if index in self.tags else name,
+                                                ("def", index))
 
     def _names_its_class(self, index: int) -> bool:
         """A member named like its class (a Java, C# or C++ constructor): the name means the
@@ -208,7 +230,7 @@ class Binder:
         typed = _type_name(type_text) if type_text else None
         if not typed:
             return
-        head, *rest = typed.split(".")
+        head, *rest = _chain(typed)
         binding, where = self._lookup(head, scope)
         if binding is not None and binding[0] == "def" and binding[1] == index:
             binding = None  # ``Customer Customer { get; }``: the type, not the member itself
@@ -218,6 +240,17 @@ class Binder:
             found, key = self._base(binding, where, head, rest)
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
+
+    def declared_type(self, name: str, scope: int) -> str | None:
+        """The type a parameter or local variable ``name`` is declared with, as written (its
+        last dotted part), None when it has none or is no local."""
+        binding, _ = self._lookup(name, scope)
+        if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
+            return None
+        typed = _type_name(binding[1])
+        if not typed or "()" in typed:
+            return None
+        return typed.rsplit(".", 1)[-1]
 
     def type_key(self, index: int) -> str | None:
         """The key of variable or field ``index``'s class, for other files."""
@@ -288,7 +321,7 @@ class Binder:
         if isinstance(value, str) and chain and depth < 3:
             typed = _type_name(value)
             if typed:
-                head, *rest = typed.split(".")
+                head, *rest = _chain(typed)
                 if head in self._keywords:  # `const { a } = this`: a is this.a
                     method = self._method_scope(scope)
                     member, key = (self._of_receiver(method, [*rest, *chain]) if method >= 0
@@ -487,6 +520,8 @@ class Binder:
         if qualifier is None:
             if name in self.lang.receiver_aliases:  # PHP `new static`: the class itself
                 container = self._container_of(scope)
+                if container >= 0 and self.defs[container].kind in self.lang.implementor_kinds:
+                    return -1, None  # `Self` in a trait: whatever type implements it
                 return (container, None) if container >= 0 else (-1, None)
             binding, where = self._lookup(name, scope)
             if binding is not None and self.lang.implicit_members:
@@ -501,12 +536,7 @@ class Binder:
         if qualifier == self.lang.super_call and self.lang.super_call:
             container = self._container_of(scope)
             return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None
-        head, *rest = qualifier.split(".")
-        if qualifier.endswith("()"):  # an instance of what the call names
-            if rest:
-                rest = [*rest[:-1], rest[-1][:-2], "()"]
-            else:
-                head, rest = head[:-2], ["()"]
+        head, *rest = _chain(qualifier)  # `f()`: an instance of what the call names
         if head in self._keywords:  # this.x: the method's own instance
             method = self._method_scope(scope)
             if method >= 0:

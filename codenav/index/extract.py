@@ -18,9 +18,10 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
-from codenav.index.binder import LOCAL, Binder, extend_key
+from codenav.index.binder import LOCAL, TAG, Binder, extend_key
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
+from codenav.index.overloads import Call, best
 from codenav.index.recover import problems, recover
 from codenav.model import Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
@@ -161,11 +162,13 @@ _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); 
 _SIGNATURE_WINDOW = 2 * _MAX_SIGNATURE
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
-# A receiver that is one call of a dotted name: ``Base(1, f(x))`` -> ``Base()``; so is
-# ``new Base(1)`` (Java, C#, JavaScript …).
-_CALLED = re.compile(
-    r"(?:new\s+)?([^\W\d]\w*(?:\.[^\W\d]\w*)*)\s*\((?:[^()]|\([^()]*\))*\)", re.S)
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# A receiver that is a chain of dotted names and calls: ``Base(1, f(x))`` -> ``Base()``,
+# ``c.Root().Find(args)`` -> ``c.Root().Find()``; so is ``new Base(1)`` (Java, C#,
+# JavaScript …): its skeleton, arguments (and the strings in them) left out.
+_CHAIN_SKELETON = re.compile(r"[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
+_NEW = re.compile(r"^new\s+")
+_MAX_CHAIN = 4000
 # A receiver written as a literal (``"".join``, ``f"{x}".strip``, ``[1, 2].map``, ``3.5.hex``):
 # its type is the language's own (a string, a list, a number), never a class of the tree.
 _LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
@@ -191,6 +194,7 @@ class Extraction:
     problems: list[Problem] = field(default_factory=list)
     problem_count: int = 0
     surface: str = ""  # changes exactly when what other files can see of this one changes
+    regions: list[tuple[int, int, str]] = field(default_factory=list)  # C's #if branches
     timed_out: bool = False  # past the file's budget: the references are not all here
 
 
@@ -222,6 +226,9 @@ class _Captures:
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
+    # reference start -> @reference.receiver: the node naming what it is a member of, when
+    # no field of its parent holds it (Go `Command{Use: x}`: Use is a member of Command)
+    receivers: dict[int, Any] = field(default_factory=dict)
     doc: Any = None
 
 
@@ -299,6 +306,16 @@ def extract(lang: Language, data: bytes, path: str = "",
     attributes = {i for i, cap in enumerate(captured) if cap.kind == "attribute"}
     modules = _systems.setdefault(lang.modules, module_system(lang.modules))
     binder = Binder(lang, path, modules, len(data), caps.scopes, kept)
+    if lang.predefined:  # a language with a preprocessor: its conditionally compiled lines
+        out.regions = modules.regions(data, dict(lang.predefined))
+        out_lines = [(line, end) for line, end, cond in out.regions if cond == "0"]
+        # a definition compiled out binds no name (`#ifdef _WIN32 typedef … T; #else …`)
+        binder.compiled_out = {i for i, d in enumerate(kept)
+                               if any(line <= d.name_line <= end for line, end in out_lines)}
+    if lang.tags:
+        tag_nodes = lang.tag_nodes
+        binder.tags = {i for i, cap in enumerate(captured)
+                       if cap.name.parent is not None and cap.name.parent.type in tag_nodes}
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
     for i, cap in enumerate(captured):
         if cap.type is not None or cap.value is not None:
@@ -314,7 +331,10 @@ def extract(lang: Language, data: bytes, path: str = "",
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
                              binder=binder, import_keys=import_keys, index=index, data=data,
                              owned=_owned_scopes(lang, kept, caps.owned, data),
+                             explicit=caps.receivers,
                              deadline=parser.deadline)
+    if lang.reparse and time.monotonic() < parser.deadline:  # a C macro's body
+        out.refs += _reparsed_refs(lang, compiled, root, data, binder, index)
     out.timed_out = too_deep or time.monotonic() > parser.deadline
     out.imports = _collect_imports(caps.imports, binder, index, data, path)
     out.imports += _collect_exports(caps.exports, binder, index, data)
@@ -386,6 +406,11 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             seen = caps.refs.get(node.start_byte)
             if seen is None or role[3] >= seen[0]:
                 caps.refs[node.start_byte] = (role[3], role[1], node)
+                receiver = found.get("reference.receiver")
+                if receiver:
+                    caps.receivers[node.start_byte] = receiver[0]
+                else:
+                    caps.receivers.pop(node.start_byte, None)
             owner = found.get("reference.owner")
             if owner:
                 caps.owned[node.start_byte] = owner[0]
@@ -409,7 +434,10 @@ def _type_text(lang: Language, node: Any, data: bytes) -> str:
         if inner is None or inner.type not in ("type_identifier", "nested_type_identifier"):
             break
         node = inner
-    return _dotted(lang, _text(node, data))
+    text = _dotted(lang, _text(node, data))
+    if lang.tags and node.parent is not None and node.parent.type in lang.tag_nodes:
+        return TAG + text  # `struct P`: the tag
+    return text
 
 
 def _text(node: Any, data: bytes) -> str:
@@ -669,11 +697,12 @@ def _bind_import(binder: Binder, found: dict[str, list[Any]], data: bytes, path:
     if not module_nodes:
         return
     modules, types = binder.modules, binder.lang.identifiers
-    module_text = _module_text(module_nodes[0], data)
+    module_text = _modules_text(binder.lang, module_nodes, data)
     prefixes = modules.prefix_keys(path, module_text)
-    parts = _identifiers(module_nodes[0], types)
+    parts = [part for node in sorted(module_nodes, key=lambda n: n.start_byte)
+             for part in _identifiers(node, types)]
     for i, node in enumerate(parts):  # a part without a key (above the root) stays unresolved
-        import_keys[node.start_byte] = prefixes[i] if i < len(prefixes) else None
+        import_keys[node.start_byte] = (prefixes[i] or None) if i < len(prefixes) else None
     module_key = modules.module_key(path, module_text)
     name_nodes, alias_nodes = found.get("import.name"), found.get("import.alias")
     if "import.wildcard" in found:
@@ -718,6 +747,16 @@ def _dotted(lang: Language, text: str) -> str:
     if lang.sigil:
         text = ".".join(part.strip().removeprefix(lang.sigil) for part in text.split("."))
     return text.strip(".") if "." in text else text
+
+
+def _modules_text(lang: Language, nodes: list[Any], data: bytes) -> str:
+    """The module of an import whose path is written in parts (Rust's nested groups: `use
+    a::{b::{C}}` — `a` and `b`, joined by the language's separator)."""
+    if len(nodes) == 1:
+        return _module_text(nodes[0], data)
+    joiner = lang.separators[0] if lang.separators else "."
+    return joiner.join(_module_text(node, data)
+                       for node in sorted(nodes, key=lambda n: n.start_byte))
 
 
 def _module_text(node: Any, data: bytes) -> str:
@@ -783,10 +822,12 @@ def _comment_doc(lang: Language, node: Any, data: bytes) -> str | None:
 def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, Any]],
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
                   index: LineIndex, data: bytes, owned: dict[int, int] | None = None,
+                  explicit: dict[int, Any] | None = None,
                   deadline: float = float("inf")) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
     resolves to. ``name_starts`` are the start bytes of the nodes' own names; ``owned``
-    gives references made for a type of the file (``@reference.owner``) that type as scope.
+    gives references made for a type of the file (``@reference.owner``) that type as scope;
+    ``explicit`` their receivers named by the query (``@reference.receiver``).
 
     The hot loop of indexing: one pass in document order, with the innermost enclosing
     definition tracked by a stack.
@@ -823,9 +864,18 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     for i, d in enumerate(defs):
         if d.kind in _CALLABLE and d.parent >= 0:
             methods.setdefault((d.parent, d.name), i)
+    overloads = binder.lang.overloads
+    namesakes: dict[tuple[int, str], list[int]] = {}
+    if overloads:
+        for i, d in enumerate(defs):
+            namesakes.setdefault((d.parent, d.name), []).append(i)
     rewrite = bool(binder.lang.separators or binder.lang.sigil)
     suffix = binder.lang.decorator_suffix
     path_nodes = binder.lang.paths
+    subscripts = binder.lang.subscripts
+    tag_nodes = binder.lang.tag_nodes
+    outer_this = f".{binder.lang.receiver}" if binder.lang.receiver not in (
+        "", "first_parameter") else ""
     countdown = _CHECK_EVERY
     for start, node, captured_kind in items:
         countdown -= 1
@@ -839,24 +889,39 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         # ``type`` / ``<kind>.type``: the name means a type (``call.type`` is stored as ``call``)
         types = captured_kind == "type" or captured_kind.endswith(".type")
         kind = captured_kind[:-5] if types and captured_kind != "type" else captured_kind
-        if kind != "name" and receivers:
-            parent = node.parent
-            field_name = receivers.get(parent.type) if parent is not None else None
-            span = _receiver_span(node, parent, field_name) if field_name else None
+        given = explicit.get(start) if explicit else None
+        if given is not None or (kind != "name" and receivers):
+            span: tuple[int, int] | None
+            if given is not None:
+                span = given.start_byte, given.end_byte
+                if tag_nodes and given.parent is not None and given.parent.type in tag_nodes:
+                    span = None
+                    qualifier = TAG + _text(given, data)  # `(struct P *)x`: the tag
+            else:
+                parent = node.parent
+                field_name = receivers.get(parent.type) if parent is not None else None
+                span = _receiver_span(node, parent, field_name) if field_name else None
             if span is not None:
                 qualifier = data[span[0] : span[1]].decode("utf-8", "replace")
                 if rewrite:
                     qualifier = _dotted(binder.lang, qualifier)
+                if subscripts and ("[" in qualifier or "*" in qualifier or "((" in qualifier):
+                    qualifier = _element_of(qualifier)
+                if outer_this and qualifier.endswith(outer_this):  # `Outer.this`: an Outer
+                    qualifier = qualifier[: -len(outer_this)]
                 if qualifier != super_call and (len(qualifier) > _MAX_QUALIFIER
                                                 or not _DOTTED.fullmatch(qualifier)):
-                    called = _CALLED.fullmatch(qualifier) if len(qualifier) <= 400 else None
+                    called = _called_chain(qualifier) if len(qualifier) <= _MAX_CHAIN and \
+                        "(" in qualifier else None
                     # an instance made by a call, a literal, or any other expression
-                    qualifier = (called.group(1) + "()" if called else
+                    qualifier = (called if called else
                                  LITERAL_RECEIVER if _LITERAL.match(qualifier) else "*")
         if start in import_keys:
             target, key = -1, import_keys[start]
         else:
-            target, key = resolve(scope_at(start), name, qualifier, types)
+            looked_up = TAG + name if tag_nodes and node.parent is not None and \
+                node.parent.type in tag_nodes else name
+            target, key = resolve(scope_at(start), looked_up, qualifier, types)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
             if key is None and target < 0 and qualifier and path_nodes and \
@@ -873,6 +938,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             if kind == "call" and target >= 0 and defs[target].kind not in _CALLABLE:
                 # a field and a method of one name (Java): the call means the method
                 target = methods.get((defs[target].parent, defs[target].name), target)
+            if overloads and (target >= 0 or key is not None):
+                call = _call_of(node, binder.lang.comments, binder, scope_at(start), data) \
+                    if kind == "call" else None
+                if target >= 0:
+                    target = _overload(defs, namesakes, target, call, binder.lang.containers)
+                elif key is not None and call is not None:
+                    key = f"{key}^{encode_call(call)}"  # the linker picks the overload
         while position < count and starts[position] <= start:
             while stack and ends[stack[-1]] <= starts[position]:
                 stack.pop()
@@ -886,6 +958,196 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         if owned and start in owned:
             scope = owned[start]
         append((name, kind, row + 1, col, scope, qualifier, target, key))
+    return rows
+
+
+_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
+# a parenthesized cast: ``((T *)x)`` (qualifiers such as ``struct``, ``const`` before T)
+_CAST = re.compile(r"\(\s*\(\s*(?:[^\W\d]\w*\s+)*([^\W\d]\w*)\s*\**\s*\)\s*[^()]*?\)")
+_DEREF = re.compile(r"\(\s*\*+\s*([^\W\d][\w.]*)\s*\)|^\*+\s*")
+
+
+def _element_of(text: str) -> str:
+    """A receiver read without pointer and array levels (``subscripts``): ``r.element[0]``
+    -> ``r.element``, ``(*p).x`` -> ``p.x``; a cast is its type: ``((T *)r).element`` ->
+    ``T.element``."""
+    text = _CAST.sub(lambda m: m.group(1), text)
+    for _ in range(4):
+        stripped = _SUBSCRIPT.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    return _DEREF.sub(lambda m: m.group(1) or "", text).strip()
+
+
+def _called_chain(text: str) -> str | None:
+    """A receiver made by calls, their arguments dropped: ``c.Root().Find(a)`` ->
+    ``c.Root().Find()``, ``new Foo(1)`` -> ``Foo()``, ``a.b(x).c`` -> ``a.b().c``; None when
+    it is not such a chain. One pass: what is inside parentheses (strings too) is skipped."""
+    out: list[str] = []
+    depth, i, n = 0, 0, len(text)
+    text = _NEW.sub("", text.strip())
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char in "\"'`" and depth:  # a string in the arguments: to its end
+            end = i + 1
+            while end < n and text[end] != char:
+                end += 2 if text[end] == "\\" else 1
+            i = end + 1
+            continue
+        if char == "(":
+            if depth == 0:
+                out.append("()")
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and not char.isspace():
+            out.append(char)
+        i += 1
+    chain = "".join(out)
+    return chain if depth == 0 and _CHAIN_SKELETON.fullmatch(chain) else None
+
+
+def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]],
+              target: int, call: Call | None, containers: frozenset[str]) -> int:
+    """Of the definitions of one name in one scope, the one a use means: for a call, the
+    callable whose parameters fit it best (of a class called, its constructor: a member
+    named like it); for any other use, a field rather than a method of the same name."""
+    d = defs[target]
+    if call is not None and d.kind in containers:
+        candidates = namesakes.get((target, d.name), [])
+    else:
+        candidates = namesakes.get((d.parent, d.name), [])
+    if call is None:
+        if len(candidates) > 1 and d.kind in _CALLABLE:
+            return next((i for i in candidates if defs[i].kind not in _CALLABLE), target)
+        return target
+    callables = [i for i in candidates if defs[i].kind in _CALLABLE]
+    if not callables or callables == [target]:
+        return target
+    pick = best([defs[i].signature for i in callables], call)
+    return callables[pick] if pick is not None else target
+
+
+# literal argument kinds by node type (read from the words of the grammars' own names)
+def _literal(node: Any) -> str | None:
+    kind = node.type
+    if kind in ("argument", "parenthesized_expression") and node.named_child_count == 1:
+        return _literal(node.named_children[0])
+    if "string" in kind:
+        return "string"
+    if kind in ("true", "false", "boolean_literal"):
+        return "boolean"
+    if "null" in kind or kind == "nullptr":
+        return "null"
+    if any(word in kind for word in ("integer", "number", "floating", "real_literal")):
+        return "number"
+    return None
+
+
+_MAX_ARGS_DEPTH = 3
+
+
+def _call_of(node: Any, comments: frozenset[str], binder: Binder, scope: int,
+             data: bytes) -> Call | None:
+    """The arguments of the call named by ``node``: their count, and each one's literal kind
+    or declared type (a variable's), from the nearest node around it with an ``arguments``
+    field that the name comes before."""
+    around = node.parent
+    for _ in range(_MAX_ARGS_DEPTH):
+        if around is None:
+            return None
+        arguments = around.child_by_field_name("arguments")
+        if arguments is not None and arguments.start_byte >= node.end_byte:
+            found = [a for a in arguments.named_children if a.type not in comments]
+            return len(found), tuple(_argument(a, binder, scope, data) for a in found)
+        around = around.parent
+    return None
+
+
+def _argument(node: Any, binder: Binder, scope: int, data: bytes) -> str | None:
+    """What a call's argument is known to be: a literal's kind, or ``type:Name`` for a
+    variable the file declares with a type."""
+    literal = _literal(node)
+    if literal is not None:
+        return literal
+    if node.type == "argument" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type in binder.lang.identifiers:
+        declared = binder.declared_type(_text(node, data), scope)
+        return f"type:{declared}" if declared else None
+    return None
+
+
+def encode_call(call: Call) -> str:
+    """A call in a key: ``^2sn`` (two arguments, a string and a number literal),
+    ``^2_=Class;`` (two, the second a variable declared ``Class``)."""
+    letters = {"string": "s", "number": "n", "boolean": "b", "null": "z"}
+    return str(call[0]) + "".join(
+        f"={kind[5:]};" if kind and kind.startswith("type:") else letters.get(kind or "", "_")
+        for kind in call[1])
+
+
+def _reparsed_refs(lang: Language, compiled: Queries, root: Any, data: bytes, binder: Binder,
+                   index: LineIndex) -> list[RefRow]:
+    """The references in code the grammar leaves unparsed (``reparse``: a C macro's body),
+    parsed again inside the language's wrapper: each name in the scope where the code is
+    (a macro's parameters are its locals), a member through its receiver's text."""
+    wrappers = dict(lang.reparse)
+    nodes: list[Any] = []
+    stack = [root]
+    while stack:  # the nodes to parse again (a macro body is a leaf of the tree)
+        node = stack.pop()
+        if node.type in wrappers:
+            nodes.append(node)
+        elif node.child_count and node.type not in lang.identifiers:
+            stack.extend(node.children)
+    rows: list[RefRow] = []
+    if not nodes:
+        return rows
+    defs = binder.defs
+    receivers = dict(lang.receivers)
+    for node in nodes:
+        head, _, tail = wrappers[node.type].partition("%s")
+        body = data[node.start_byte : node.end_byte].replace(b"\\\n", b"  ")
+        text = head.encode() + body + tail.encode()
+        shift = node.start_byte - len(head.encode())
+        scope_def = next((i for i in range(len(defs) - 1, -1, -1)
+                          if defs[i].start_byte <= node.start_byte < defs[i].end_byte), -1)
+        found = _cursor(compiled.flat).captures(compiled.parser.parse(text).root_node)
+        kinds: dict[int, str] = {}
+        for name, captured in found.items():
+            if name.startswith("name.reference."):
+                for ident in captured:
+                    kinds[ident.start_byte] = name[len("name.reference."):]
+        for ident in found.get("name", ()):
+            start = ident.start_byte
+            if start < len(head) or start >= len(head) + len(body):
+                continue
+            name = text[start : ident.end_byte].decode("utf-8", "replace")
+            kind = kinds.get(start, "name")
+            qualifier = None
+            parent = ident.parent
+            field_name = receivers.get(parent.type) if parent is not None else None
+            receiver = parent.child_by_field_name(field_name) if parent is not None and \
+                field_name and field_name[0] not in "^-" else None
+            if kind != "name" and receiver is not None and receiver.start_byte != start:
+                qualifier = _dotted(lang, text[receiver.start_byte : receiver.end_byte].decode(
+                    "utf-8", "replace"))
+                if lang.subscripts:
+                    qualifier = _element_of(qualifier)
+                if not _DOTTED.fullmatch(qualifier):
+                    qualifier = _called_chain(qualifier) if "(" in qualifier else None
+                    qualifier = qualifier or "*"
+            original = start + shift
+            target, key = binder.resolve(name, original, qualifier)
+            if target == LOCAL:
+                continue
+            line, col = index.point(original)
+            rows.append((name, kind, line, col, scope_def, qualifier, target, key))
     return rows
 
 
@@ -963,7 +1225,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
         name = caps.get("import.name")
         alias = caps.get("import.alias") or caps.get("import.default")
         site = (alias or name or module)[0]
-        bindings.append((site.start_byte, module[0], name, alias, "import.wildcard" in caps, site,
+        bindings.append((site.start_byte, module, name, alias, "import.wildcard" in caps, site,
                          "import.default" in caps))
     bindings.sort(key=lambda b: b[0])
     defs = binder.defs
@@ -971,7 +1233,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
     modules = binder.modules
     for start, module, name, alias, wildcard, site, default in bindings:
         row, byte_col = site.start_point
-        module_text = _module_text(module, data)
+        module_text = _modules_text(binder.lang, module, data)
         name_text = (_text(name[0], data) if name else
                      "default" if default else None)
         module_key = modules.module_key(path, module_text)

@@ -54,6 +54,29 @@ class Language:
     implicit_interfaces: bool = False  # a type satisfies interfaces by its methods (Go)
     type_wrappers: frozenset[str] = frozenset()  # generics standing for their argument (Partial)
     paths: frozenset[str] = frozenset()  # node types whose receiver is a module path (Rust)
+    subscripts: bool = False  # `a[i].x`, `(*p).x`: members of `a`'s, `p`'s type (C, Go)
+    # container kinds whose instance type is whoever implements them (a Rust trait): a
+    # receiver alias there (`Self`) names no node
+    implementor_kinds: frozenset[str] = frozenset()
+    # node type -> a wrapper (``%s``: the node's text) that makes the code a grammar leaves
+    # unparsed parse as code (a C macro's body): its names are references too
+    reparse: tuple[tuple[str, str], ...] = ()
+    # "distinct": callables of one name in one scope are overloads, each its own symbol
+    # (Java, C#, C++); "signatures": overload signatures of one symbol (TypeScript). Either
+    # way a call reaches the one whose parameters fit its arguments (index/overloads.py)
+    overloads: str = ""
+    # macros the preprocessor defines before any file (a value; False: known undefined)
+    predefined: tuple[tuple[str, int | bool], ...] = ()
+    # (node type, kind): names written in such a node live apart (C's `struct P` tags)
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def tag_nodes(self) -> frozenset[str]:
+        return frozenset(node for node, _ in self.tags)
+
+    @property
+    def tag_kinds(self) -> frozenset[str]:
+        return frozenset(kind for _, kind in self.tags)
     # (ending, pattern): files of another language's ending that are this one's by content
     claims: tuple[tuple[str, re.Pattern[bytes]], ...] = ()
 
@@ -113,6 +136,12 @@ def languages() -> tuple[Language, ...]:
             implicit_interfaces=bool(row.get("implicit_interfaces", False)),
             type_wrappers=frozenset(row.get("type_wrappers", ())),
             paths=frozenset(row.get("paths", ())),
+            subscripts=bool(row.get("subscripts", False)),
+            tags=tuple(sorted(row.get("tags", {}).items())),
+            predefined=tuple(sorted(row.get("predefined", {}).items())),
+            overloads=str(row.get("overloads", "")),
+            implementor_kinds=frozenset(row.get("implementor_kinds", ())),
+            reparse=tuple(sorted(row.get("reparse", {}).items())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern
                          in sorted(row.get("claims", {}).items())),
         )

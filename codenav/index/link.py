@@ -21,13 +21,35 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from codenav.index.binder import TAG
 from codenav.index.languages import by_code
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
+from codenav.index.overloads import Call, best
 from codenav.store.write import NODE_BITS, file_node
 
 __all__ = ["Linker", "link", "project_file_hashes"]
 
 _MAX_DEPTH = 24
+_CALLABLE = frozenset({"function", "method", "constructor"})
+_LITERALS = {"s": "string", "n": "number", "b": "boolean", "z": "null"}
+
+
+def _decoded(text: str) -> Call | None:
+    """A call as ``extract.encode_call`` wrote it in a key (``2s=Class;``), None if it is
+    not one."""
+    digits = len(text) - len(text.lstrip("0123456789"))
+    if not digits:
+        return None
+    kinds: list[str | None] = []
+    rest = text[digits:]
+    while rest:
+        if rest[0] == "=":
+            name, _, rest = rest[1:].partition(";")
+            kinds.append(f"type:{name}")
+        else:
+            kinds.append(_LITERALS.get(rest[0]))
+            rest = rest[1:]
+    return int(text[:digits]), tuple(kinds)
 # The container kinds of every language, as the partial index ``nodes_types`` lists them.
 _TYPE_KINDS = "'class', 'interface', 'enum', 'record', 'struct', 'trait', 'union', " \
     "'namespace', 'type'"
@@ -149,10 +171,44 @@ class Linker:
                             for code in learnt.systems}
         self._namespaces = {code: (lang.namespaces if (lang := by_code(code)) else frozenset())
                             for code in learnt.systems}
+        self._tag_kinds = {code: lang.tag_kinds for code in learnt.systems
+                           if (lang := by_code(code)) is not None and lang.tags}
+        self._overloads = {code for code in learnt.systems
+                           if (lang := by_code(code)) is not None and lang.overloads}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         if preload:
             self._load()
+
+    def decide_regions(self, files: list[int] | None) -> None:
+        """Decide the conditionally compiled lines extraction left open (``regions``) with
+        the project's configuration, which the module systems read, and the macros its
+        files define (a node of kind constant or macro, or a bare ``#define``: a use of kind
+        ``define``); of ``files`` only, None: of every file."""
+        codes = [code for code in self._systems
+                 if (lang := by_code(code)) is not None and lang.predefined]
+        if not codes:
+            return
+        marks = ",".join("?" * len(codes))
+        where = "" if files is None else f" AND g.file_id IN ({','.join(map(str, files))})"
+        rows = self.conn.execute(
+            f"SELECT g.rowid, f.path, f.lang, g.cond FROM regions g JOIN files f "
+            f"ON f.id = g.file_id WHERE g.cond != '0' AND f.lang IN ({marks}){where}",
+            codes).fetchall()
+        if not rows:
+            return
+        defined = {name for (name,) in self.conn.execute(
+            f"SELECT DISTINCT n.name FROM nodes n JOIN files f ON f.id = n.file_id "
+            f"WHERE f.lang IN ({marks}) AND n.kind IN ('constant', 'macro') "
+            "UNION SELECT DISTINCT name FROM refs WHERE kind = 'define'", codes)}
+        decided: dict[tuple[str, str], bool | None] = {}
+        updates = []
+        for rowid, path, code, cond in rows:
+            if (path, cond) not in decided:
+                decided[(path, cond)] = self._systems[code].decide(path, cond, defined)
+            value = decided[(path, cond)]
+            updates.append((None if value is None else int(value), rowid))
+        self.conn.executemany("UPDATE regions SET active = ? WHERE rowid = ?", updates)
 
     # --------------------------------------------------------------- lookups
 
@@ -165,14 +221,17 @@ class Linker:
         self._top: dict[str, list[int]] = defaultdict(list)
         self._qnames: dict[str, list[int]] = defaultdict(list)
         self._qname_of: dict[int, str] = {}
+        self._head: dict[int, tuple[int | None, str, str]] = {}  # parent, name, callable's sig
         rows = self.conn.execute(
             "SELECT n.id, n.nid, n.parent_id, n.kind, n.name, n.qname, n.type_key, p.kind, "
-            "f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
+            "f.lang, CASE WHEN n.kind IN ('function', 'method', 'constructor') "
+            "THEN n.signature END FROM nodes n JOIN files f ON f.id = n.file_id "
             "LEFT JOIN nodes p ON p.id = n.parent_id ORDER BY n.id")
         self._types_by_lower: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
-        for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang in rows:
+        for nid_int, nid, parent, kind, name, qname, type_key, parent_kind, lang, sig in rows:
             self._by_nid[nid] = nid_int
             self._kind[nid_int] = kind
+            self._head[nid_int] = (parent, name, sig or "")
             if kind in self._containers.get(lang, ()):
                 self._types_by_lower[name.lower()].append((nid_int, kind, lang))
             if type_key:
@@ -230,6 +289,24 @@ class Linker:
             return self._children.get((node, name), [])
         return [row[0] for row in self.conn.execute(
             "SELECT id FROM nodes WHERE parent_id = ? AND name = ? ORDER BY id", (node, name))]
+
+    def named(self, node: int, name: str) -> list[int]:
+        """``children`` for a name that may be of the tag namespace (``§P``, see
+        ``binder.TAG``): a tag name finds only tags (C's struct, union and enum names), an
+        ordinary one other nodes before tags (the typedef of ``typedef struct P {…} P``)."""
+        if not self._tag_kinds:
+            return self.children(node, name)
+        tag = name.startswith(TAG)
+        return self._by_namespace(self.children(node, name[1:] if tag else name), tag)
+
+    def _by_namespace(self, nodes: list[int], tag: bool) -> list[int]:
+        if not self._tag_kinds or not nodes:
+            return nodes
+        tags = [n for n in nodes if (kind := self.kind(n)) is not None
+                and kind in self._tag_kinds.get(self._lang_of(n), ())]
+        if tag:
+            return tags
+        return [n for n in nodes if n not in tags] or nodes
 
     def imported(self, module_node: int, name: str) -> tuple[bool, str | None]:
         """Whether ``module_node`` binds ``name`` by an import at its top level, and its key."""
@@ -327,14 +404,17 @@ class Linker:
                 system = self._systems.get(lang.code)
                 for peer in system.peers(path) if system is not None else ():
                     peer_node = self._file_node.get(peer)
-                    own = self.children(peer_node, name) if peer_node is not None else []
+                    own = self.named(peer_node, name) if peer_node is not None else []
                     if own:
                         found = own[0]
                         break
             elif step == "global":  # of the file's own language family (C and C++)
                 family = lang.modules or lang.code
-                found = _only(c for c in self.top_level(name) if self._family_of(c) == family
-                              and self.qname(c) == name)  # not a method declared outside
+                tag = name.startswith(TAG)
+                plain = name[1:] if tag else name
+                found = _only(self._by_namespace(
+                    [c for c in self.top_level(plain) if self._family_of(c) == family
+                     and self.qname(c) == plain], tag))  # not a method declared outside
             if found is not None:
                 return found
         return None
@@ -395,6 +475,57 @@ class Linker:
         return found
 
     def _resolve(self, key: str) -> int | None:
+        base, hat, text = key.rpartition("^")
+        call = _decoded(text) if hat else None
+        if call is not None:  # called with these arguments: the overload that takes them
+            found = self.resolve(base)
+            return self._overload(found, call) if found is not None else None
+        return self._resolve_plain(key)
+
+    def target(self, key: str) -> int | None:
+        """The node a reference with ``key`` means: ``resolve``, and for a use that is no
+        call (no ``^`` arguments), a field rather than a method of the same name."""
+        found = self.resolve(key)
+        if found is not None and self._overloads and "^" not in key:
+            return self._overload(found, None)
+        return found
+
+    def _overload(self, node: int, call: Call | None) -> int:
+        """Of the nodes named like ``node`` in its scope (a language with ``overloads``),
+        the one a use means: for ``call``, the callable whose parameters fit it best (of a
+        class called, its constructor); for another use, a field rather than a method."""
+        head = self._node_head(node)
+        if head is None or head[0] is None or self._lang_of(node) not in self._overloads:
+            return node
+        parent, name, _ = head
+        assert parent is not None
+        kind = self.kind(node)
+        if call is not None and kind is not None and self._is_container(node, kind):
+            parent = node  # `new Foo(…)`: the constructor (a member named like its class)
+        namesakes = self.children(parent, name)
+        if call is None:
+            if len(namesakes) < 2 or kind not in _CALLABLE:
+                return node
+            return next((n for n in namesakes if self.kind(n) not in _CALLABLE), node)
+        callables = [n for n in namesakes if self.kind(n) in _CALLABLE]
+        if not callables or (len(callables) == 1 and callables[0] == node):
+            return node
+        signatures = [(self._node_head(n) or (None, "", ""))[2] for n in callables]
+        pick = best(signatures, call)
+        if pick is not None:
+            return callables[pick]
+        return node if kind in _CALLABLE or parent == node else callables[0]
+
+    def _node_head(self, node: int) -> tuple[int | None, str, str] | None:
+        """A node's parent, name and (a callable's) signature."""
+        if self._preloaded:
+            return self._head.get(node)
+        row = self.conn.execute(
+            "SELECT parent_id, name, CASE WHEN kind IN ('function', 'method', 'constructor') "
+            "THEN signature ELSE '' END FROM nodes WHERE id = ?", (node,)).fetchone()
+        return (row[0], str(row[1]), str(row[2])) if row else None
+
+    def _resolve_plain(self, key: str) -> int | None:
         if "|" in key:  # alternatives, tried in order
             for alternative in key.split("|"):
                 found = self.resolve(alternative)
@@ -481,6 +612,9 @@ class Linker:
         if kind is not None and self._is_namespace(node, kind):  # reopened in many files
             qname = self.qname(node)
             return self._qualified(f"{qname}.{name}") if qname else None
+        own = self.children(node, name)  # a field of an anonymous struct type: its own members
+        if own:
+            return own[0]
         type_key = self.type_of(node)
         if type_key is not None:
             cls = self.resolve(type_key)
@@ -507,7 +641,7 @@ class Linker:
     def _in_module(self, module_node: int, name: str) -> int | None:
         files = self._package_files.get(module_node, [module_node])
         for part in files:
-            own = self.children(part, name)
+            own = self.named(part, name)
             if own:
                 return own[0]
         for part in files:
@@ -534,7 +668,7 @@ class Linker:
 
     def _in_class(self, cls: int, name: str, seen: set[int]) -> int | None:
         own = self.children(cls, name)
-        if own:
+        if own and (self.qname(cls) or "").rpartition(".")[2] != name:  # not a constructor
             return own[0]
         outside = self._declared_outside(cls, name)
         if outside is not None:
@@ -623,7 +757,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
             "AND key NOT IN (SELECT key FROM symbols)")]
         keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids, new_names)})
         scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
-    resolved = [(key, target) for key in keys if (target := linker.resolve(key)) is not None]
+    resolved = [(key, target) for key in keys if (target := linker.target(key)) is not None]
     conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
     sql = ("UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
            f"WHERE key IS NOT NULL {scope}")
@@ -636,6 +770,7 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
     if changed is None:
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_files', ?)",
                      (json.dumps(linker.project_files, sort_keys=True),))
+    linker.decide_regions(None if changed is None else sorted({*changed, *reshaped}))
     return len(resolved)
 
 

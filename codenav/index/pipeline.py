@@ -168,7 +168,7 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
     facts.lines, facts.doc = found.lines, found.doc
     facts.defs, facts.refs, facts.imports = found.defs, found.refs, found.imports
     facts.problems, facts.parse_errors = found.problems, found.problem_count
-    facts.surface = found.surface
+    facts.surface, facts.regions = found.surface, found.regions
     return facts
 
 

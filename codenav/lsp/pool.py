@@ -45,6 +45,7 @@ from codenav.lsp.client import (
     LspResponseError,
     LspServerExited,
 )
+from codenav.lsp.compile_db import PLACEHOLDER, stage
 from codenav.lsp.servers import (
     Family,
     NotRestrictable,
@@ -256,6 +257,11 @@ class LspPool:
                 raise LspUnavailable(f"{slot.name} does "
                                      f"not provide {method}", language=code,
                                      hint="Pass source:'map' for the map's answer.") from exc
+            for pattern, hint in slot.spec.unavailable if slot.spec is not None else ():
+                if re.search(pattern, exc.message):  # it cannot answer for this file
+                    raise LspUnavailable(f"{slot.name} cannot answer for {path}: "
+                                         f"{exc.message}", language=code, file=path,
+                                         hint=hint or None) from exc
             raise LspFailed(f"{slot.name} refused "
                             f"{method}: {exc}", language=code,
                             hint="Pass source:'map' for the static answer.") from exc
@@ -344,6 +350,13 @@ class LspPool:
         for spec in slot.family.servers:
             argv = find_command(spec.command)
             if argv is not None:
+                if any(PLACEHOLDER in arg for arg in argv):
+                    try:
+                        staged = str(stage(self.root, slot.family.languages))
+                    except OSError as exc:
+                        slot.state, slot.error = "failed", f"no compile database: {exc}"
+                        return
+                    argv = [arg.replace(PLACEHOLDER, staged) for arg in argv]
                 slot.spec, slot.argv = spec, argv
                 break
         else:

@@ -64,6 +64,9 @@ class ServerSpec:
     env: dict[str, str] | None = None  # set for the server's process (safety switches)
     runs_project_code: bool = False  # build scripts, a build tool: only for trusted projects
     untrusted: Restriction | None = None  # what changes for a project that is not trusted
+    # (regular expression, hint): an error whose message matches means the server cannot
+    # answer for that file (LSP_UNAVAILABLE, with the hint), not that it failed
+    unavailable: tuple[tuple[str, str], ...] = ()
 
     @property
     def signals_loaded(self) -> bool:
@@ -109,7 +112,9 @@ def _spec(row: dict[str, Any]) -> ServerSpec:
         ready_log=row.get("ready_log"), ready_progress=row.get("ready_progress"),
         package_root_setting=row.get("package_root_setting"), env=row.get("env"),
         runs_project_code=bool(row.get("runs_project_code", False)),
-        untrusted=_restriction(row.get("untrusted")))
+        untrusted=_restriction(row.get("untrusted")),
+        unavailable=tuple((str(item["match"]), str(item.get("hint", "")))
+                          for item in row.get("unavailable", ()) if "match" in item))
 
 
 @cache

@@ -186,6 +186,13 @@ class MapReader:
         return self._nodes("n.file_id = ? AND n.qname = ?", (node.file_id, node.qname),
                            "ORDER BY n.id")
 
+    def compiled_out(self, nodes: Sequence[Node]) -> set[int]:
+        """The ids of those of ``nodes`` declared in lines the preprocessor compiles out
+        (``regions`` decided inactive)."""
+        return {node.id for node in nodes if self.conn.execute(
+            "SELECT 1 FROM regions WHERE file_id = ? AND active = 0 AND ? BETWEEN line AND "
+            "end_line", (node.file_id, node.name_line)).fetchone()}
+
     def related_members(self, node: Node, limit: int = 200) -> list[Node]:
         """Members named like ``node`` in the types its type derives from, and in every type
         deriving from those or from it, transitively: what it overrides or implements, what
@@ -377,38 +384,62 @@ class MapReader:
 
     @staticmethod
     def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
-              paths: Sequence[str] | None = None) -> tuple[str, list[object]]:
+              paths: Sequence[str] | None = None, declarations: bool = True,
+              compiled_out: bool = True) -> tuple[str, list[object]]:
         """SELECT ``columns`` of the references to ``targets`` and the calls of ``calls_of``
-        (a constructor's class), in ``paths`` only when given; with its arguments."""
+        (a constructor's class), in ``paths`` only when given; with its arguments.
+        ``declarations``: with the references that are declarations (C prototypes);
+        ``compiled_out``: with those in lines the preprocessor compiles out (``regions``)."""
         inside, inside_args = "", []
+        if not declarations:
+            inside = " AND r.kind != 'declaration'"
+        if not compiled_out:
+            inside += (" AND NOT EXISTS (SELECT 1 FROM regions g WHERE g.file_id = r.file_id "
+                       "AND g.active = 0 AND r.line BETWEEN g.line AND g.end_line)")
         if paths is not None:  # a seek per (target, file) in refs_target, not a scan
-            inside = (" AND r.file_id IN (SELECT id FROM files "
+            inside += (" AND r.file_id IN (SELECT id FROM files "
                       "WHERE path IN (SELECT value FROM json_each(?)))")
             inside_args = [json.dumps(list(paths))]
         uses = (f"SELECT {columns} FROM refs r WHERE r.target_id IN "
                 f"(SELECT value FROM json_each(?)){inside}")
         args: list[object] = [json.dumps(list(targets)), *inside_args]
+        if not compiled_out:
+            # A use of a macro whose body names a target (through other macros, too) is a
+            # use of the target where the macro is used outside a macro (as a compiler's
+            # references are: at the expansion)
+            uses += (f" UNION ALL SELECT {columns} FROM refs r WHERE r.target_id IN ("
+                     "WITH RECURSIVE m(id) AS (SELECT DISTINCT b.scope_id FROM refs b JOIN nodes "
+                     "bn ON bn.id = b.scope_id WHERE b.target_id IN (SELECT value FROM "
+                     "json_each(?)) AND bn.kind = 'macro' UNION SELECT b.scope_id FROM refs b "
+                     "JOIN m ON b.target_id = m.id JOIN nodes bn ON bn.id = b.scope_id WHERE "
+                     "bn.kind = 'macro') SELECT id FROM m) AND NOT EXISTS (SELECT 1 FROM nodes s "
+                     f"WHERE s.id = r.scope_id AND s.kind = 'macro'){inside}")
+            args += [json.dumps(list(targets)), *inside_args]
         if calls_of is not None:
             uses += (f" UNION ALL SELECT {columns} FROM refs r "
                      f"WHERE r.target_id = ? AND r.kind = 'call'{inside}")
             args += [calls_of, *inside_args]
         return uses, args
 
-    def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None
+    def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None,
+                      declarations: bool = True, compiled_out: bool = True
                       ) -> dict[str, int]:
         """Path -> how many distinct positions refer to any of ``targets`` (or call
         ``calls_of``): counted in SQL, so a symbol used thousands of times costs no more
         than the files it is used in."""
-        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col")
+        uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col",
+                                declarations=declarations, compiled_out=compiled_out)
         return dict(self.conn.execute(
             f"SELECT f.path, count(DISTINCT (u.line << 24) + u.col) FROM ({uses}) u "
             "JOIN files f ON f.id = u.file_id GROUP BY u.file_id", args).fetchall())
 
     def uses_in(self, targets: Sequence[int], calls_of: int | None,
-                paths: Sequence[str] | None = None) -> list[RefHit]:
+                paths: Sequence[str] | None = None, declarations: bool = True,
+                compiled_out: bool = True) -> list[RefHit]:
         """The references ``uses_per_file`` counts, in ``paths`` only when given."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col, r.name, "
-                                                   "r.kind, r.scope_id, r.target_id", paths)
+                                                   "r.kind, r.scope_id, r.target_id", paths,
+                                declarations, compiled_out)
         rows = self.conn.execute(
             f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id "
             f"FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)

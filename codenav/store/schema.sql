@@ -131,6 +131,19 @@ CREATE VIEW edges AS
     FROM nodes WHERE parent_id IS NOT NULL;
 
 -- Syntax errors tree-sitter recovered from (the map side of nav_diagnostics).
+-- Lines the preprocessor compiles only under a condition (C's #if/#ifdef branches): the
+-- condition as a C expression ('0': compiled out); active 0 when the map decided it is
+-- compiled out (extraction, or the linker with the compile database and the macros the
+-- project defines), NULL while it cannot tell. Plainly compiled branches are not listed.
+CREATE TABLE regions (
+    file_id  INTEGER NOT NULL,
+    line     INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    cond     TEXT NOT NULL,
+    active   INTEGER
+);
+CREATE INDEX regions_file ON regions(file_id, line);
+
 CREATE TABLE problems (
     file_id  INTEGER NOT NULL,
     line     INTEGER NOT NULL,

@@ -28,7 +28,7 @@ NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays
 FileRow = tuple[int, int, int, str, str, int, str, str]
 _FILE_ROW = "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface, lang FROM files"
 
-_FILE_TABLES = ("nodes", "refs", "imports", "problems", "words")
+_FILE_TABLES = ("nodes", "refs", "imports", "problems", "words", "regions")
 _INSERT_FILE = ("INSERT OR REPLACE INTO files (id, path, lang, size, mtime_ns, hash, status, "
                 "lines, parse_errors, indexed_ns, surface, node_count) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -40,6 +40,8 @@ _INSERT_REFS = ("INSERT INTO refs (file_id, scope_id, name, kind, line, col, qua
 _INSERT_IMPORTS = ("INSERT INTO imports (file_id, scope_id, module, name, alias, wildcard, line, "
                    "col, key) VALUES (?,?,?,?,?,?,?,?,?)")
 _INSERT_WORDS = "INSERT INTO words (word, node_id, file_id) VALUES (?,?,?)"
+_INSERT_REGIONS = ("INSERT INTO regions (file_id, line, end_line, cond, active) "
+                   "VALUES (?,?,?,?,?)")
 _INSERT_PROBLEMS = ("INSERT INTO problems (file_id, line, col, end_line, end_col, message) "
                     "VALUES (?,?,?,?,?,?)")
 
@@ -59,6 +61,7 @@ class FileRows:
     imports: list[tuple[Any, ...]] = field(default_factory=list)
     problems: list[tuple[Any, ...]] = field(default_factory=list)
     words: list[tuple[Any, ...]] = field(default_factory=list)
+    regions: list[tuple[Any, ...]] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -111,6 +114,8 @@ def encode(facts: FileFacts, file_id: int) -> FileRows:
     rows.imports = [(file_id, first + i.scope if i.scope >= 0 else base, i.module, i.name,
                      i.alias, int(i.wildcard), i.line, i.col, i.key) for i in facts.imports]
     rows.problems = [(file_id, *p) for p in facts.problems]
+    rows.regions = [(file_id, line, end, cond, 0 if cond == "0" else None)
+                    for line, end, cond in facts.regions]
     rows.words = [(word, first + i, file_id) for i, d in enumerate(facts.defs)
                   for word in name_words(d.name)]
     return rows
@@ -209,6 +214,8 @@ class MapWriter:
             conn.executemany(_INSERT_PROBLEMS, rows.problems)
         if rows.words:
             conn.executemany(_INSERT_WORDS, rows.words)
+        if rows.regions:
+            conn.executemany(_INSERT_REGIONS, rows.regions)
 
     def meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -163,6 +163,8 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
             raise
         why = (f"{server} is still warming up" if state == "warming" and
                isinstance(exc, LspTimeout) else exc.message)
+        if isinstance(exc, LspUnavailable) and exc.extra.get("file"):
+            why = f"{why.rstrip()} ({exc.hint})"  # no project for the file: what to run
         return _from_map(ws, why, what)
 
 

@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, FileDeleted, NodeNotFound
+from codenav.index.languages import by_code
 from codenav.paths import relative_path
 from codenav.store.names import NameScan
 from codenav.store.read import MapReader, Node, NodeFilter
@@ -28,7 +29,7 @@ from codenav.tools.common import (
     mapped_file,
     parse_node_id,
 )
-from codenav.tools.outline import entries, outline_answer
+from codenav.tools.outline import Entry, entries, outline_answer
 from codenav.tools.rows import Detail, place, span
 from codenav.words import name_words
 from codenav.workspace import Workspace
@@ -399,6 +400,11 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
         return Answer(data, warnings=told + fresh.warnings(),
                       hint="Leave 'source' out of include, or read the file's lines")
     found = entries(reader.children(node.id), node.id, params.kinds)
+    lang = by_code(node.lang)
+    if lang is not None and lang.overloads:
+        found, overloads = _one_per_overload(found)
+        if overloads:  # name -> how many overloads the member listed stands for
+            data["overloads"] = overloads
     data["total"] = len(found)
     answer = outline_answer(
         data, "children", found, offset=params.offset, detail=params.detail,
@@ -408,6 +414,24 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
     answer.elide = ("source",)
     answer.hint = "Leave 'source' out of include, or read the file's lines"
     return answer
+
+
+def _one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
+    """The members with the overloads of one name in one scope listed once (the first),
+    and how many each stands for."""
+    first: dict[tuple[int | None, str], int] = {}
+    counts: dict[str, int] = {}
+    kept: list[Entry] = []
+    for entry in found:
+        node = entry.node
+        if node.kind in ("function", "method", "constructor"):
+            group = (node.parent_id, node.name)
+            if group in first:
+                counts[node.name] = counts.get(node.name, 1) + 1
+                continue
+            first[group] = len(kept)
+        kept.append(entry)
+    return kept, counts
 
 
 # -------------------------------------------------------------------- map_neighbors

@@ -18,6 +18,7 @@ from pydantic import Field
 from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
+from codenav.index.overloads import parameter_types
 from codenav.store.read import MapReader, Node, RefHit
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolSpec
 from codenav.tools.common import (
@@ -278,7 +279,7 @@ def _map_counts(reader: MapReader, node: Node, declaration: bool, files: FileFil
     """Per-file counts of one definition's references (counted in SQL), the other
     declarations to list with them, and what ``uses_in`` needs to read them."""
     declarations = declarations_of(reader, node)
-    members = [member.id for member in declarations]
+    members = [member.id for member in declarations] + _constructors(reader, node)
     calls_of = _constructed(node)
     declared: dict[str, list[_Ref]] = defaultdict(list)  # other declarations (a setter …)
     for other in declarations:
@@ -286,7 +287,8 @@ def _map_counts(reader: MapReader, node: Node, declaration: bool, files: FileFil
             declared[other.path].append((other.name_line, other.name_col, "declaration",
                                          other.parent_id, other.name))
     counts = Counter({path: count for path, count in
-                      reader.uses_per_file(members, calls_of).items() if files(path)})
+                      reader.uses_per_file(members, calls_of, declaration, False).items()
+                      if files(path)})
     for path, refs in declared.items():
         counts[path] += len(refs)
     return counts, declared, members, calls_of
@@ -304,7 +306,8 @@ def _map_refs(reader: MapReader, node: Node, params: ReferencesParams, files: Fi
     page = _page(counts, offset, room)
     found: dict[str, list[_Ref]] = {path: list(declared.get(path, ())) for path, _, _ in page}
     seen: set[tuple[str, int, int]] = set()
-    for hit in reader.uses_in(members, calls_of, list(found)):
+    for hit in reader.uses_in(members, calls_of, list(found), params.includeDeclaration,
+                              False):
         if (hit.path, hit.line, hit.col) not in seen:
             seen.add((hit.path, hit.line, hit.col))
             found[hit.path].append((hit.line, hit.col, hit.kind, hit.scope_id, hit.name))
@@ -555,6 +558,14 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     overrides or implements and those overriding it."""
     found = reader.family(node)
     lang = by_code(node.lang)
+    if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
+        found = [other for other in found
+                 if (other.kind in lang.tag_kinds) == (node.kind in lang.tag_kinds)]
+    if lang is not None and lang.overloads == "distinct" and len(found) > 1:
+        found = [other for other in found if _same_declaration(other, node)]
+    if lang is not None and lang.predefined and len(found) > 1:  # `#ifdef _WIN32 typedef …`
+        out = reader.compiled_out(found)
+        found = [other for other in found if other.id == node.id or other.id not in out]
     if lang is not None and lang.related_members and node.kind in _MEMBER_KINDS and \
             node.name != lang.constructor:
         found += [other for other in reader.related_members(node)
@@ -562,14 +573,39 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     return found
 
 
+def _same_declaration(other: Node, node: Node) -> bool:
+    """Whether two namesakes in one scope declare one symbol in a language whose overloads
+    are distinct (a C++ prototype and its definition), not two (two overloads, a field and
+    a method)."""
+    callable_kinds = ("function", "method", "constructor")
+    if (other.kind in callable_kinds) != (node.kind in callable_kinds):
+        return False
+    return node.kind not in callable_kinds or \
+        parameter_types(other.signature) == parameter_types(node.signature)
+
+
+def _constructors(reader: MapReader, node: Node) -> list[int]:
+    """For a class of a language with distinct overloads, its constructors: a call of the
+    class (``new Foo(1)``) is linked to the constructor it runs, and is a use of the class
+    too."""
+    lang = by_code(node.lang)
+    if lang is None or lang.overloads != "distinct" or node.kind not in lang.containers:
+        return []
+    return [child.id for child in reader.children(node.id)
+            if child.name == node.name and child.kind in ("method", "constructor")]
+
+
 def _constructed(node: Node) -> int | None:
     """For a constructor, its class: calls of the class (``Foo()``, ``new Foo()``) are uses
     of the constructor too (what a language server reports). A constructor is what the
     language names one (``__init__``, ``constructor``), a ``constructor`` node (Java, C#), or
-    a method named like its class (C++)."""
+    a method named like its class (C++). Not where overloads are distinct: there a call of
+    the class is linked to the constructor that fits it."""
     if node.parent_id is None or node.kind not in ("method", "constructor"):
         return None
     lang = by_code(node.lang)
+    if lang is not None and lang.overloads == "distinct":
+        return None
     scope = node.qname.split(".")
     if node.kind == "constructor" or (lang is not None and node.name == lang.constructor) \
             or (len(scope) >= 2 and scope[-2] == node.name):
@@ -580,7 +616,8 @@ def _constructed(node: Node) -> int | None:
 def references_of(reader: MapReader, node: Node) -> list[RefHit]:
     """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
     class."""
-    return reader.uses_in([member.id for member in declarations_of(reader, node)],
+    return reader.uses_in([member.id for member in declarations_of(reader, node)] +
+                          _constructors(reader, node),
                           _constructed(node))
 
 

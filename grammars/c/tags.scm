@@ -69,6 +69,14 @@
                (function_declarator
                  declarator: (parenthesized_declarator
                    (pointer_declarator declarator: (type_identifier) @name.definition.typedef)))
+               ; a function type: `typedef void (redisCallbackFn)(void *);`
+               (function_declarator
+                 declarator: (parenthesized_declarator (type_identifier) @name.definition.typedef))
+               ; … returning a pointer: `typedef void *(*allocFn)(size_t);`
+               (pointer_declarator
+                 declarator: (function_declarator
+                   declarator: (parenthesized_declarator
+                     (pointer_declarator declarator: (type_identifier) @name.definition.typedef))))
                (array_declarator declarator: (type_identifier) @name.definition.typedef)])
   @definition.typedef
 (type_definition
@@ -86,6 +94,9 @@
 (preproc_def name: (identifier) @name.definition.constant value: (preproc_arg))
   @definition.constant
 (preproc_function_def name: (identifier) @name.definition.macro) @definition.macro
+; `#define FEATURE`: no node, but a use of kind `define`, so that the linker knows the project
+; defines it (a branch on it may be compiled; see modules/c.py)
+(preproc_def name: (identifier) @name.reference.define !value)
 
 ; Globals (in a function they are local bindings: `scopes`); `extern` ones are declarations.
 ((declaration
@@ -140,6 +151,37 @@
 ; `argument` (`receivers`; `->` reads as `.`).
 
 (field_expression field: (field_identifier) @name.reference.attribute)
+; … through a cast: `((redisReply *)r)->str` is a member of redisReply
+(field_expression
+  argument: (parenthesized_expression (cast_expression
+    type: (type_descriptor type: [(type_identifier) @reference.receiver
+                                  (struct_specifier name: (type_identifier) @reference.receiver)
+                                  (union_specifier name: (type_identifier) @reference.receiver)])))
+  field: (field_identifier) @name.reference.attribute)
+
+; Designated initializers name fields of the initialized type (kind `field`):
+; `hiredisAllocFuncs fns = { .freeFn = free }`, `(T){ .a = 1 }`, `T all[] = { { .a = 1 } }`.
+(declaration
+  type: [(type_identifier) @reference.receiver
+         (struct_specifier name: (type_identifier) @reference.receiver)
+         (union_specifier name: (type_identifier) @reference.receiver)]
+  declarator: (init_declarator
+    value: (initializer_list
+      (initializer_pair designator: (field_designator (field_identifier) @name.reference.field)))))
+(declaration
+  type: [(type_identifier) @reference.receiver
+         (struct_specifier name: (type_identifier) @reference.receiver)
+         (union_specifier name: (type_identifier) @reference.receiver)]
+  declarator: (init_declarator
+    declarator: (array_declarator)
+    value: (initializer_list (initializer_list
+      (initializer_pair designator: (field_designator (field_identifier) @name.reference.field))))))
+(compound_literal_expression
+  type: (type_descriptor type: [(type_identifier) @reference.receiver
+                                (struct_specifier name: (type_identifier) @reference.receiver)
+                                (union_specifier name: (type_identifier) @reference.receiver)])
+  value: (initializer_list
+    (initializer_pair designator: (field_designator (field_identifier) @name.reference.field))))
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (field_expression field: (field_identifier) @name.reference.call))

@@ -196,6 +196,8 @@
 (preproc_def name: (identifier) @name.definition.constant value: (preproc_arg))
   @definition.constant
 (preproc_function_def name: (identifier) @name.definition.macro) @definition.macro
+; `#define FEATURE`: no node, but a use of kind `define` (see the C query)
+(preproc_def name: (identifier) @name.reference.define !value)
 
 ; Variables at file or namespace level (in a function they are local bindings);
 ; `extern` ones are declarations.

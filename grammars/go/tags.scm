@@ -54,7 +54,8 @@
            (parameter_list . (parameter_declaration
                type: (pointer_type [(type_identifier) (qualified_type)] @definition.type)))]) @definition.method
 
-; Functions: @definition.type is what calling one makes (its first result's type).
+; Functions: @definition.type is what calling one makes (its first result's type; of a
+; slice, its element's, as for fields: `for _, c := range f()` reads it).
 (function_declaration
   name: (identifier) @name.definition.function
   result: [(type_identifier) (qualified_type)]? @definition.type) @definition.function
@@ -62,6 +63,8 @@
   name: (identifier) @name.definition.function
   result: [(pointer_type [(type_identifier) (qualified_type)] @definition.type)
            (generic_type type: (type_identifier) @definition.type)
+           (slice_type element: [(type_identifier) (qualified_type)] @definition.type)
+           (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @definition.type))
            (parameter_list . (parameter_declaration
                type: [(type_identifier) (qualified_type)] @definition.type))
            (parameter_list . (parameter_declaration
@@ -84,6 +87,8 @@
            (pointer_type (generic_type type: (type_identifier) @definition.owner))]))
   name: (field_identifier) @name.definition.method
   result: [(pointer_type [(type_identifier) (qualified_type)] @definition.type)
+           (slice_type element: [(type_identifier) (qualified_type)] @definition.type)
+           (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @definition.type))
            (parameter_list . (parameter_declaration
                type: [(type_identifier) (qualified_type)] @definition.type))
            (parameter_list . (parameter_declaration
@@ -144,6 +149,42 @@
 
 (import_spec name: (package_identifier) @name.reference.import)
 
+; A name in a type position means a type, never a field or variable of that name
+; (`FlagAllow FlagAllow` in a struct: the second is the type).
+(type_identifier) @name.reference.type
+
+; The keys of a struct literal are its type's fields (kind `field`): `Command{Use: x}`,
+; `&cli.Command{Use: x}`; in a literal whose type is left out (`[]*Group{{ID: x}}`,
+; `map[string]Group{"a": {ID: x}}`) they are the element type's. A key of another literal
+; (a map's, `map[string]string{Name: x}`) is an expression: an ordinary name.
+(composite_literal
+  type: [(type_identifier) (qualified_type)] @reference.receiver
+  body: (literal_value (keyed_element . (literal_element (identifier) @name.reference.field))))
+(composite_literal
+  type: (generic_type type: [(type_identifier) (qualified_type)] @reference.receiver)
+  body: (literal_value (keyed_element . (literal_element (identifier) @name.reference.field))))
+(composite_literal
+  type: [(slice_type element: [(type_identifier) (qualified_type)] @reference.receiver)
+         (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @reference.receiver))
+         (array_type element: [(type_identifier) (qualified_type)] @reference.receiver)
+         (array_type element: (pointer_type [(type_identifier) (qualified_type)] @reference.receiver))
+         (implicit_length_array_type
+           element: [(type_identifier) (qualified_type)] @reference.receiver)]
+  body: (literal_value (literal_element (literal_value
+    (keyed_element . (literal_element (identifier) @name.reference.field))))))
+(composite_literal
+  type: [(map_type value: [(type_identifier) (qualified_type)] @reference.receiver)
+         (map_type value: (pointer_type [(type_identifier) (qualified_type)] @reference.receiver))]
+  body: (literal_value (keyed_element (literal_element) . (literal_element (literal_value
+    (keyed_element . (literal_element (identifier) @name.reference.field)))))))
+; … of a type this file cannot tell (an anonymous struct, a literal nested deeper): a
+; member of something unknown, linked nowhere rather than to a namesake in scope.
+(literal_element (literal_value
+  (keyed_element . (literal_element (identifier) @name.reference.attribute))) @reference.receiver)
+(composite_literal
+  type: [(struct_type) (slice_type) (array_type) (implicit_length_array_type)] @reference.receiver
+  body: (literal_value (keyed_element . (literal_element (identifier) @name.reference.attribute))))
+
 ; -------------------------------------------------------------------- imports
 ; The path is the module; a plain import binds the package's name, which the module
 ; system takes from the path's last element (`bound_name`).
@@ -162,6 +203,9 @@
 (type_spec type_parameters: (type_parameter_list)) @local.scope  ; `type Stack[T any] …`
 (method_declaration) @local.scope
 (func_literal) @local.scope
+; the parameter names of a function type (`Run func(cmd *Command, args []string)`) bind
+; nothing outside it
+(function_type) @local.scope
 (block) @local.scope
 (if_statement) @local.scope
 (for_statement) @local.scope
@@ -202,14 +246,57 @@
          (pointer_type (generic_type
            type_arguments: (type_arguments (type_elem (type_identifier) @local.definition))))])))
 
-; `x := NewServer()`, `x := &Server{}`: the first name takes what the call makes.
-(short_var_declaration
+; `x := NewServer()`, `x := &Server{}`, `x := in.(*Server)`, `x := y`, `x := y.z`: the
+; first name takes what the call makes (its first result), the literal's or the asserted
+; type, or the type of the name.
+((short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . [
     (call_expression function: [(identifier) (selector_expression)] @local.type)
     (composite_literal type: [(type_identifier) (qualified_type)] @local.type)
     (unary_expression operand: (composite_literal
-      type: [(type_identifier) (qualified_type)] @local.type))]))
+      type: [(type_identifier) (qualified_type)] @local.type))
+    (type_assertion_expression type: [(type_identifier) (qualified_type)] @local.type)
+    (type_assertion_expression
+      type: (pointer_type [(type_identifier) (qualified_type)] @local.type))
+    (identifier) @local.type
+    (selector_expression) @local.type]))
+  (#not-match? @local.type "^(make|new)$"))
+; `f := func() *Command {…}`: calling f makes a Command; `x := xs[0]`, `x := c.All()[0]`: an
+; element (a slice takes its element's type); `xs := make([]*Command, 0)`.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . [
+    (func_literal result: [(type_identifier) (qualified_type)] @local.type)
+    (func_literal result: (pointer_type [(type_identifier) (qualified_type)] @local.type))
+    (index_expression
+      operand: [(identifier) (selector_expression) (call_expression)] @local.type)]))
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (call_expression
+    function: (identifier) @_make
+    arguments: (argument_list . [
+      (slice_type element: [(type_identifier) (qualified_type)] @local.type)
+      (slice_type element: (pointer_type [(type_identifier) (qualified_type)] @local.type))
+      (map_type value: [(type_identifier) (qualified_type)] @local.type)
+      (map_type value: (pointer_type [(type_identifier) (qualified_type)] @local.type))]))))
+  (#eq? @_make "make"))
+((short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (call_expression
+    function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @local.type))))
+  (#eq? @_new "new"))
+(var_spec
+  name: (identifier) @local.definition
+  value: (expression_list . [
+    (call_expression function: [(identifier) (selector_expression)] @local.type)
+    (composite_literal type: [(type_identifier) (qualified_type)] @local.type)
+    (unary_expression operand: (composite_literal
+      type: [(type_identifier) (qualified_type)] @local.type))
+    (type_assertion_expression type: [(type_identifier) (qualified_type)] @local.type)
+    (type_assertion_expression
+      type: (pointer_type [(type_identifier) (qualified_type)] @local.type))]))
 (short_var_declaration left: (expression_list (identifier) @local.definition))
 (var_spec name: (identifier) @local.definition
   type: [(type_identifier) (qualified_type)] @local.type)
@@ -224,14 +311,12 @@
 ; `for _, x := range xs`: x is an element, typed like the collection (see fields above).
 (range_clause
   left: (expression_list (identifier) . (identifier) @local.definition)
-  right: [(identifier) (selector_expression)] @local.type)
+  right: [(identifier) (selector_expression)
+          (call_expression function: [(identifier) (selector_expression)])] @local.type)
 (type_switch_statement alias: (expression_list (identifier) @local.definition))
 (receive_statement left: (expression_list (identifier) @local.definition))
 (labeled_statement label: (label_name) @local.definition)
 
-; Keys of struct literals (`Server{Name: x}`) name fields of the literal's type, not
-; variables: bound here so they link nowhere rather than somewhere wrong.
-(keyed_element key: (literal_element (identifier) @local.definition))
 
 ; `_` and Go's predeclared identifiers (universe scope)
 ; are no map links.

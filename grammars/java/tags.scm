@@ -97,6 +97,16 @@
 (import_declaration (scoped_identifier (scoped_identifier (scoped_identifier (scoped_identifier (scoped_identifier (scoped_identifier (identifier) @name.reference.import)))))))
 (import_declaration (identifier) @name.reference.import)
 
+; A bare name in a `case` of a switch on an enum is a constant of the switched value's type:
+; a member of it, not a name of the scope (`switch (kind) { case CHAR: … }`)
+(switch_expression
+  condition: (parenthesized_expression (_) @reference.receiver)
+  body: (switch_block (switch_block_statement_group
+    (switch_label . (identifier) @name.reference.attribute .))))
+(switch_expression
+  condition: (parenthesized_expression (_) @reference.receiver)
+  body: (switch_block (switch_rule (switch_label . (identifier) @name.reference.attribute .))))
+
 ; -------------------------------------------------------------------- imports
 ; `import a.b.C;` binds C: module `a.b`, name `C` (the module system knows that a
 ; capitalised part is a class: `import a.b.Outer.Inner;`, `import static a.b.C.m;`).

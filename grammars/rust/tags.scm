@@ -189,6 +189,20 @@
 (use_wildcard (scoped_identifier (scoped_identifier (scoped_identifier (identifier) @name.reference.import))))
 (mod_item !body name: (identifier) @name.reference.import)
 
+; The fields of a struct literal are its type's (kind `field`): `LowArgs { buffer: x }`,
+; `Self { buffer }` (a shorthand: the field, which takes the local of its name).
+(struct_expression
+  name: [(type_identifier) (scoped_type_identifier)] @reference.receiver
+  body: (field_initializer_list (field_initializer field: (field_identifier) @name.reference.field)))
+(struct_expression
+  name: [(type_identifier) (scoped_type_identifier)] @reference.receiver
+  body: (field_initializer_list (shorthand_field_initializer (identifier) @name.reference.field)))
+
+; Inside a macro call's tokens (`assert_eq!(CaseMode::Insensitive, m.dirs.len())`), a name
+; after `::` or `.` is a member of the name before it, as the expansion reads it.
+(token_tree (identifier) @reference.receiver . "::" . (identifier) @name.reference.attribute)
+(token_tree (identifier) @reference.receiver . "." . (identifier) @name.reference.attribute)
+
 ; -------------------------------------------------------------------- imports
 ; `use a::b::C [as D]`, `use a::b::{C, D as E}`, `use a::b::{self}`, `use a::b::*`, `use a`,
 ; and `mod x;` (the file x.rs or x/mod.rs). The module system reads `crate::`, `self::`,
@@ -215,6 +229,34 @@
     list: (use_list (self)))) @import)
 (source_file (use_declaration argument: (scoped_use_list
     path: (identifier) @import.module list: (use_list (self)))) @import)
+
+; A group inside a group (`use crate::flags::{Flag, lowargs::{BufferMode, Mode as M}}`): the
+; module is the paths of both, joined; and the groups of a bare `use {a::B, c::D as E};`.
+(source_file (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_use_list path: (_) @import.module
+    list: (use_list (identifier) @import.name))))) @import)
+(source_file (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_use_list path: (_) @import.module
+    list: (use_list (use_as_clause path: (identifier) @import.name
+                                   alias: (identifier) @import.alias)))))) @import)
+(source_file (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_identifier path: (_) @import.module name: (identifier) @import.name))))
+  @import)
+(source_file (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_use_list path: (_) @import.module
+    list: (use_list (scoped_use_list path: (_) @import.module
+      list: (use_list (identifier) @import.name))))))) @import)
+(source_file (use_declaration argument: (use_list
+  (scoped_identifier path: (_) @import.module name: (identifier) @import.name))) @import)
+(source_file (use_declaration argument: (use_list (use_as_clause
+  path: (scoped_identifier path: (_) @import.module name: (identifier) @import.name)
+  alias: (identifier) @import.alias))) @import)
+(block (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_use_list path: (_) @import.module
+    list: (use_list (identifier) @import.name))))) @import)
+(block (use_declaration argument: (scoped_use_list path: (_) @import.module
+  list: (use_list (scoped_identifier path: (_) @import.module name: (identifier) @import.name))))
+  @import)
 
 (block (use_declaration argument: (scoped_identifier
     path: (_) @import.module name: (identifier) @import.name)) @import)

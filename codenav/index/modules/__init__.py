@@ -13,7 +13,7 @@ without extension>`` for one relative to the importing file. A member of a modul
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
 from codenav.files import read_project_file, safe_relative
@@ -51,7 +51,8 @@ class ModuleSystem:
         return None
 
     def prefix_keys(self, path: str, module: str) -> list[str]:
-        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``)."""
+        """Keys of each leading part of a dotted module (``a``, ``a.b``, ``a.b.c``); "" for a
+        part that names nothing the map holds."""
         return []
 
     def bound_name(self, module: str) -> str | None:
@@ -82,6 +83,18 @@ class ModuleSystem:
         """Learn the tree's files (repo-relative) before resolving; ``root_name`` is the
         folder name of the root, for trees whose root is itself a package; ``read`` reads
         project files (``go.mod``, ``tsconfig.json`` …) that say how imports name files."""
+
+    def regions(self, data: bytes, predefined: Mapping[str, int | bool]
+                ) -> list[tuple[int, int, str]]:
+        """Lines compiled only under a condition (a preprocessor's), as far as one file and
+        the ``predefined`` macros tell: (first line, last line, condition; "0": never)."""
+        return []
+
+    def decide(self, path: str, cond: str, defined: Collection[str]) -> bool | None:
+        """Whether a condition ``regions`` left open holds for file ``path``, given the
+        project's configuration (``index`` read it) and ``defined``: the macros some file
+        of the project defines; None when that does not tell."""
+        return None
 
 
 def module_system(name: str) -> ModuleSystem:

@@ -3,21 +3,28 @@ by path, ``<module path from go.mod>/<folder below go.mod>`` (or ``vendor/<path>
 
 Keys: ``I:<import path>``. A plain import binds the package's name, taken from the path's
 last element (``example.com/x/store`` binds ``store``; ``…/v2`` and ``yaml.v3`` are versions).
+
+A file whose ``//go:build`` line the language's ``predefined`` tags decide against (on this
+machine: ``windows``, ``darwin`` …) is compiled out whole, as gopls leaves it out.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+from codenav.index.modules.cpp_conditions import evaluate
 
 __all__ = ["SYSTEM", "GoModules"]
 
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?\s*(?://.*)?$", re.M)
 _MAJOR = re.compile(r"^v\d+$")
 _DOT_MAJOR = re.compile(r"\.v\d+$")
+# the build constraint: before the package clause, on a line of its own
+_BUILD = re.compile(rb"^//go:build[ \t]+([^\n]*)$", re.M)
+_TAG = re.compile(r"[\w.]+")
 
 
 def _is_test(path: str) -> bool:
@@ -31,6 +38,19 @@ class GoModules(ModuleSystem):
 
     def module_key(self, path: str, module: str) -> str | None:
         return f"I:{module}" if module and "::" not in module else None
+
+    def regions(self, data: bytes, predefined: Mapping[str, int | bool]
+                ) -> list[tuple[int, int, str]]:
+        package = re.search(rb"^package\s", data, re.M)
+        found = _BUILD.search(data, 0, package.start() if package else len(data))
+        if found is None:
+            return []
+        expression = found.group(1).decode("utf-8", "replace").split("//")[0]
+        cond = _TAG.sub(lambda m: f"defined({m.group(0).replace('.', '_')})", expression)
+        decided = evaluate(cond, predefined.get)
+        if decided is True:
+            return []
+        return [(1, data.count(b"\n") + 1, "0" if decided is False else cond)]
 
     def bound_name(self, module: str) -> str | None:
         parts = [p for p in module.split("/") if p]

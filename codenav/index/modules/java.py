@@ -44,7 +44,12 @@ class JavaModules(ModuleSystem):
         return f"I:{'.'.join(parts)}{_TAG}"
 
     def prefix_keys(self, path: str, module: str) -> list[str]:
-        return []  # a package's leading parts name no file
+        """Each part of ``a.b.C.D``: nothing for the packages ``a`` and ``a.b`` (""), the
+        class ``C`` of ``a.b`` and its member ``D`` (``import static a.b.C.m;`` uses ``C``)."""
+        parts = [p for p in module.split(".") if p]
+        keys = [self.module_key(path, ".".join(parts[: i + 1])) or ""
+                for i in range(len(parts))]
+        return [key if "::" in key else "" for key in keys]
 
     def index(self, paths: Iterable[str], root_name: str,
               read: ConfigReader = no_config) -> None:

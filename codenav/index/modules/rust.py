@@ -11,15 +11,19 @@ of the tree — a package whose folder has ``Cargo.toml`` and ``src/lib.rs`` (``
 or ``[package] name``, ``-`` read as ``_``) — is read from that crate's root on: the members
 of a workspace, and a package's own library seen from its ``tests/``. Other crates
 (``std``, dependencies) lead to no file of the tree.
+
+Items under a ``#[cfg(…)]`` that the language's ``predefined`` names decide against (on this
+machine: ``windows``) are compiled out (``rust_cfg``).
 """
 
 from __future__ import annotations
 
 import posixpath
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from codenav.index.modules import ConfigReader, ModuleSystem, no_config
+from codenav.index.modules.rust_cfg import regions
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,6 +33,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = ["SYSTEM", "RustModules"]
 
 _OWN_FOLDER = ("lib.rs", "main.rs", "mod.rs")  # modules whose children sit beside them
+_CRATE_OF = "@crate("  # `P:@crate(<file>)/a/b`: module a::b of the crate holding <file>
+_TARGET_TABLES = ("lib", "bin", "test", "example", "bench")
 _TARGETS = ("tests", "examples", "benches")  # folders whose files are each a crate root
 
 
@@ -90,10 +96,27 @@ def _crate_name(manifest: str) -> str | None:
     return name.replace("-", "_") if isinstance(name, str) and name else None
 
 
+def _target_roots(manifest: str, package: str) -> list[str]:
+    """The root files a Cargo.toml names with ``path`` (``[lib]``, ``[[bin]]`` …), as
+    repo-relative paths."""
+    try:
+        table = tomllib.loads(manifest)
+    except tomllib.TOMLDecodeError:
+        return []
+    out = []
+    for name in _TARGET_TABLES:
+        targets = table.get(name)
+        for target in targets if isinstance(targets, list) else [targets]:
+            if isinstance(target, dict) and isinstance(target.get("path"), str):
+                out.append(posixpath.normpath(posixpath.join(package, target["path"])))
+    return out
+
+
 class RustModules(ModuleSystem):
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._crates: dict[str, str] = {}  # library crate name -> folder of its lib.rs
+        self._roots: list[str] = []  # folders of crate roots Cargo.toml names, deepest first
 
     def module_key(self, path: str, module: str) -> str | None:
         segments = [s for s in module.split("::") if s]
@@ -102,7 +125,9 @@ class RustModules(ModuleSystem):
         head = segments[0]
         folder: str | None
         if head == "crate":
-            folder, rest = crate_dir(path), segments[1:]
+            # a crate whose root Cargo.toml names (`[[bin]] path = "crates/core/main.rs"`):
+            # the linker knows where it is (files_for)
+            folder, rest = crate_dir(path) or f"{_CRATE_OF}{path})", segments[1:]
         elif head in ("self", "super"):
             folder, rest = module_dir(path), segments
             while rest and rest[0] in ("self", "super"):
@@ -121,7 +146,9 @@ class RustModules(ModuleSystem):
         return f"P:{target}" if target else None
 
     def prefix_keys(self, path: str, module: str) -> list[str]:
-        """One key per identifier of the path (``crate``, ``self`` and ``super`` are not)."""
+        """One key per identifier of the path (``crate``, ``self`` and ``super`` are not):
+        a module, else an item of the module before it (``use self::Mode::*``: the enum
+        ``Mode`` of this module)."""
         segments = [s for s in module.split("::") if s]
         keys = []
         for i, segment in enumerate(segments):
@@ -130,8 +157,13 @@ class RustModules(ModuleSystem):
             key = self.module_key(path, "::".join(segments[: i + 1]))
             if key is None:
                 break
-            keys.append(key)
+            parent = self.module_key(path, "::".join(segments[:i]) if i else "self")
+            keys.append(f"{key}|{parent}::{segment}" if parent else key)
         return keys
+
+    def regions(self, data: bytes, predefined: Mapping[str, int | bool]
+                ) -> list[tuple[int, int, str]]:
+        return regions(data, predefined)
 
     def submodule(self, key: str, name: str) -> str:
         base = key[2:] if key.startswith("P:") else ""
@@ -144,6 +176,19 @@ class RustModules(ModuleSystem):
               read: ConfigReader = no_config) -> None:
         self._paths = {p for p in paths if p.endswith(".rs")}
         self._crates = {}
+        folders = {""} | {posixpath.dirname(p) for p in self._paths}
+        for leaf in list(folders):
+            parent = leaf
+            while parent:
+                parent = posixpath.dirname(parent)
+                folders.add(parent)
+        roots: set[str] = set()
+        for folder in sorted(folders):
+            manifest = read(posixpath.join(folder, "Cargo.toml") if folder else "Cargo.toml")
+            if manifest and "path" in manifest:
+                roots.update(posixpath.dirname(root) for root in _target_roots(manifest, folder)
+                             if root in self._paths)
+        self._roots = sorted(roots, key=lambda f: (-f.count("/"), f))
         for lib in sorted(p for p in self._paths if posixpath.basename(p) == "lib.rs"):
             src = posixpath.dirname(lib)
             if posixpath.basename(src) != "src":
@@ -157,6 +202,13 @@ class RustModules(ModuleSystem):
     def files_for(self, key: str) -> list[str]:
         if not key.startswith("P:"):
             return []
+        if key.startswith(f"P:{_CRATE_OF}"):
+            file, _, rest = key[2 + len(_CRATE_OF) :].partition(")")
+            folder = next((root for root in self._roots
+                           if file.startswith(f"{root}/") or not root), None)
+            if folder is None:
+                return []
+            key = f"P:{folder}{rest}" if folder else f"P:{rest.lstrip('/')}"
         found = self._module_file(key[2:])
         if found is None and self._crates:
             # `use core_lib::money` was keyed as a child module (extraction cannot know the

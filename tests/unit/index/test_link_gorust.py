@@ -78,8 +78,11 @@ def test_important_links(links: str, line: str) -> None:
 def test_no_links_into_names_that_are_no_uses(links: str) -> None:
     assert "unresolved F:" not in links  # every name left free is found in its package
     assert " main (name)" not in links  # `package main` is not the function main
-    assert "go/store/store.go:16:17" not in links  # `log:` in `&Store{log: …}`
-    assert "rust/src/store/mod.rs:17:36" not in links  # `cache:` in `Store { cache: … }`
+    # the keys of struct literals are the fields: `log:` in `&Store{log: …}`, `cache:` in
+    # `Store { cache: … }`
+    assert "go/store/store.go:16:16 log (field) -> go:go/store/store.go#Store.log" in links
+    assert "rust/src/store/mod.rs:17:36 cache (field) -> rs:rust/src/store/mod.rs#Store.cache" \
+        in links
 
 
 # ------------------------------------------------------------------ module systems
@@ -146,7 +149,8 @@ def test_rust_paths_name_files() -> None:
     assert key("c/src/lib.rs", "a") == "P:c/src/a"  # `mod a;` / 2018 paths: a child module
     assert key("c/src/lib.rs", "super") is None  # above the crate root
     assert key("c/src/lib.rs", "Self") is None
-    assert key("lib/it.rs", "crate::a") is None  # under no crate root's folder
+    # under no crate root's folder: the crate a Cargo.toml's `path = …` roots, found at link
+    assert key("lib/it.rs", "crate::a") == "P:@crate(lib/it.rs)/a"
     assert system.files_for("P:c/src/a") == ["c/src/a.rs"]
     assert system.files_for("P:c/src/d") == ["c/src/d/mod.rs"]
     assert system.files_for("P:c/src") == ["c/src/lib.rs"]
@@ -155,15 +159,17 @@ def test_rust_paths_name_files() -> None:
     assert system.package_key("c/src/a.rs") == "P:c/src/a"
     assert system.package_key("c/src/d/mod.rs") == "P:c/src/d"
     assert system.submodule("P:c/src", "a") == "P:c/src/a"
-    assert system.prefix_keys("c/src/a/b.rs", "crate::d::e") == ["P:c/src/d", "P:c/src/d/e"]
+    # each part a module, else an item of the module before it
+    assert system.prefix_keys("c/src/a/b.rs", "crate::d::e") == [
+        "P:c/src/d|P:c/src::d", "P:c/src/d/e|P:c/src/d::e"]
     # other crate roots: binaries, integration tests (with their shared `mod common;`)
     assert key("c/src/bin/tool.rs", "crate::util") == "P:c/src/bin/util"
     assert key("c/src/bin/tool.rs", "helpers") == "P:c/src/bin/helpers"
     assert key("c/tests/it.rs", "common") == "P:c/tests/common"
     assert key("c/tests/common/mod.rs", "crate::x") == "P:c/tests/x"
     assert key("c/src/tests/mod.rs", "crate::a") == "P:c/src/a"  # a module named tests
-    assert system.prefix_keys("c/src/a/b.rs", "std::fmt") == ["P:c/src/a/b/std",
-                                                             "P:c/src/a/b/std/fmt"]
+    assert system.prefix_keys("c/src/a/b.rs", "std::fmt") == [
+        "P:c/src/a/b/std|P:c/src/a/b::std", "P:c/src/a/b/std/fmt|P:c/src/a/b/std::fmt"]
 
 
 def test_incremental_link_matches_a_full_one(tmp_path: Path) -> None:
@@ -258,3 +264,17 @@ def test_go_types_satisfy_interfaces_by_their_methods(tmp_path: Path) -> None:
         assert types("go:other/square.go#Square", "supertypes") == set()
     finally:
         ws.close()
+
+
+def test_rust_crate_roots_named_by_cargo_toml() -> None:
+    """`[[bin]] path = "crates/core/main.rs"` (ripgrep's layout): `crate::` of the files
+    under crates/core is that folder."""
+    system = RustModules()
+    manifests = {"Cargo.toml": '[package]\nname = "rg"\n[[bin]]\nname = "rg"\n'
+                               'path = "crates/core/main.rs"\n'}
+    system.index(["crates/core/main.rs", "crates/core/flags/mod.rs",
+                  "crates/core/flags/defs.rs", "crates/core/flags/lowargs.rs"], "repo",
+                 manifests.get)
+    key = system.module_key("crates/core/flags/defs.rs", "crate::flags::lowargs")
+    assert key == "P:@crate(crates/core/flags/defs.rs)/flags/lowargs"
+    assert system.files_for(key) == ["crates/core/flags/lowargs.rs"]

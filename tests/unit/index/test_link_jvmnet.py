@@ -51,11 +51,13 @@ def test_links_golden(links: str) -> None:
     (f"{MAIN}/shop/Order.java:20:9 validate",
      f"java:{MAIN}/shop/BaseEntity.java#BaseEntity.validate"),
     (f"{MAIN}/shop/Order.java:35:18 greet", f"java:{MAIN}/model/Customer.java#Customer.greet"),
+    # a call of a name that is a field and a method (`price()` beside `price`): the method
     (f"{MAIN}/shop/Order.java:36:33 city",
-     f"java:{MAIN}/model/Customer.java#Customer.Address.city"),
-    (f"{MAIN}/shop/Order.java:29:25 price", f"java:{MAIN}/shop/Item.java#Item.price"),
-    # a test in the same package under src/test/java sees src/main/java's classes
-    (f"{TEST}/shop/OrderTest.java:8:27 Order", f"java:{MAIN}/shop/Order.java#Order"),
+     f"java:{MAIN}/model/Customer.java#Customer.Address.city~2"),
+    (f"{MAIN}/shop/Order.java:29:25 price", f"java:{MAIN}/shop/Item.java#Item.price~2"),
+    # a test in the same package under src/test/java sees src/main/java's classes; `new
+    # Order(…)` runs its constructor (overloads are told apart by their arguments)
+    (f"{TEST}/shop/OrderTest.java:8:27 Order", f"java:{MAIN}/shop/Order.java#Order.Order"),
     (f"{TEST}/shop/OrderTest.java:9:34 add", f"java:{MAIN}/shop/Order.java#Order.add"),
     (f"{TEST}/shop/OrderTest.java:13:15 validate",
      f"java:{MAIN}/shop/BaseEntity.java#BaseEntity.validate"),
@@ -64,7 +66,8 @@ def test_links_golden(links: str) -> None:
     ("csharp/Shop/Order.cs:9:22 EntityBase",
      "cs:csharp/Shop/EntityBase.cs#Acme.Shop.EntityBase"),
     ("csharp/Shop/Order.cs:11:27 Item", "cs:csharp/Shop/Item.cs#Acme.Shop.Item"),
-    ("csharp/Shop/Order.cs:35:26 Cust", "cs:csharp/Models/Customer.cs#Acme.Models.Customer"),
+    ("csharp/Shop/Order.cs:35:26 Cust",  # `new Cust(…)`: the constructor
+     "cs:csharp/Models/Customer.cs#Acme.Models.Customer.Customer"),
     ("csharp/Shop/Order.cs:28:16 Round", "cs:csharp/Util/MathUtil.cs#Acme.Util.MathUtil.Round"),
     # `Customer Customer { get; }`: the type is the class, the bare name the property
     ("csharp/Shop/Order.cs:13:12 Customer", "cs:csharp/Models/Customer.cs#Acme.Models.Customer"),
@@ -73,13 +76,15 @@ def test_links_golden(links: str) -> None:
     ("csharp/Shop/Order.cs:34:31 City", "cs:csharp/Models/Customer.cs#Acme.Models.Address.City"),
     ("csharp/Models/Customer.cs:11:53 Address",
      "cs:csharp/Models/Customer.cs#Acme.Models.Customer.Address"),
-    ("csharp/Models/Customer.cs:11:67 Address", "cs:csharp/Models/Customer.cs#Acme.Models.Address"),
+    ("csharp/Models/Customer.cs:11:67 Address",
+     "cs:csharp/Models/Customer.cs#Acme.Models.Address.Address"),
     # inherited members, `?.`, a fully qualified name
     ("csharp/Shop/Order.cs:19:9 Validate",
      "cs:csharp/Shop/EntityBase.cs#Acme.Shop.EntityBase.Validate"),
     ("csharp/Shop/Order.cs:37:32 Id", "cs:csharp/Shop/EntityBase.cs#Acme.Shop.EntityBase.Id"),
     ("csharp/Shop/Order.cs:36:16 Greet", "cs:csharp/Models/Customer.cs#Acme.Models.Customer.Greet"),
-    ("csharp/App/Program.cs:9:51 Customer", "cs:csharp/Models/Customer.cs#Acme.Models.Customer"),
+    ("csharp/App/Program.cs:9:51 Customer",
+     "cs:csharp/Models/Customer.cs#Acme.Models.Customer.Customer"),
     ("csharp/App/Program.cs:10:39 Add", "cs:csharp/Shop/Order.cs#Acme.Shop.Order.Add"),
 ])
 def test_important_links(links: str, site: str, target: str) -> None:
@@ -110,7 +115,9 @@ def test_java_keys() -> None:
     assert modules.module_key("A.java", "com.acme.Outer") == "I:com.acme@java::Outer"
     assert modules.module_key("A.java", "a.b.Outer.Inner") == "I:a.b@java::Outer.Inner"
     assert modules.module_key("A.java", "Top") is None  # the default package
-    assert modules.prefix_keys("A.java", "com.acme.shop") == []
+    assert modules.prefix_keys("A.java", "com.acme.shop") == ["", "", ""]
+    # `import static com.acme.Util.check;`: its class is used
+    assert modules.prefix_keys("A.java", "com.acme.Util") == ["", "", "I:com.acme@java::Util"]
     assert modules.submodule("I:a.b@java", "c") == "I:a.b.c@java"
     assert isinstance(module_system("java"), JavaModules)
 
