@@ -76,7 +76,7 @@ def _project_entries(root: Path) -> list[dict[str, Any]] | None:
             entry = dict(found)
             directory = Path(str(entry.get("directory") or "."))
             if not directory.is_absolute():  # relative to the database's own folder
-                entry["directory"] = str((root / rel).parent / directory)
+                entry["directory"] = str(((root / rel).parent / directory).resolve())
             file = Path(str(entry["directory"])) / entry["file"]
             if not Path(os.path.realpath(file)).is_relative_to(root):
                 continue

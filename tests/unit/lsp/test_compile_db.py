@@ -5,6 +5,7 @@ is written into the repository."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,25 @@ def test_without_one_every_file_with_compile_flags(tmp_path: Path) -> None:
     assert set(by_file) == {"src/a.c", "include/geo.h"}
     assert by_file["src/a.c"] == ["clang", "-Iinclude", "-DWITH_TLS", "-c", "src/a.c"]
     assert by_file["include/geo.h"][:2] == ["clang", "-xc++"]
+
+
+def test_the_projects_database_is_read_as_a_project_file(tmp_path: Path) -> None:
+    """A FIFO or a link for the database cannot stall or redirect codenav, and an entry for a
+    file outside the root does not make the server read there."""
+    root = write_tree(tmp_path / "repo", {"src/a.c": "int a;\n"})
+    outside = write_tree(tmp_path / "elsewhere", {"secret.c": "int secret;\n"})
+    os.mkfifo(root / "compile_commands.json")
+    entries = json.loads((stage(root, ("c",)) / "compile_commands.json").read_text())
+    assert [e["file"] for e in entries] == ["src/a.c"]  # made from the tree instead
+    (root / "compile_commands.json").unlink()
+    (root / "compile_commands.json").symlink_to(outside / "db.json")
+    (outside / "db.json").write_text(json.dumps([{"directory": ".", "file": "secret.c"}]))
+    entries = json.loads((stage(root, ("c",)) / "compile_commands.json").read_text())
+    assert [e["file"] for e in entries] == ["src/a.c"]
+    (root / "compile_commands.json").unlink()
+    (root / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(outside), "file": "secret.c", "arguments": ["cc", "-c", "secret.c"]},
+        {"directory": ".", "file": "../elsewhere/secret.c"},
+        {"directory": ".", "file": "src/a.c", "arguments": ["cc", "-c", "src/a.c"]}]))
+    entries = json.loads((stage(root, ("c",)) / "compile_commands.json").read_text())
+    assert [e["file"] for e in entries] == ["src/a.c"]
