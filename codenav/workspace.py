@@ -31,6 +31,7 @@ from codenav.index.pipeline import (
     request_relink,
     update_files,
 )
+from codenav.index.watch import Watcher
 from codenav.lifetime import die_with_parent_hook
 from codenav.paths import canonical, require_inside
 from codenav.roots import RootChoice, check_root
@@ -39,7 +40,6 @@ from codenav.store.read import MapReader
 
 if TYPE_CHECKING:
     from codenav.lsp.pool import LspPool
-    from codenav.watch import Watcher
 
 __all__ = ["BuildState", "Workspace"]
 
@@ -294,6 +294,11 @@ class Workspace:
             with self._build_lock:
                 request_relink(self.db_path)
 
+    def building_now(self) -> bool:
+        """Whether this workspace runs a build of the whole map now (a first one, in a child
+        process, or a rebuild)."""
+        return self.build.running
+
     def relink_pending(self) -> bool:
         try:
             return self.reader().meta().get("relink_pending") == "1"
@@ -421,8 +426,6 @@ class Workspace:
         ``wait``, returns before the OS watch is set up (seconds on a large tree): the
         servers start it after answering ``initialize``."""
         if self.watcher is None and self.refused is None and not self._closed:
-            from codenav.watch import Watcher
-
             self.watcher = Watcher(self)
             self.watcher.start(wait=wait)
 

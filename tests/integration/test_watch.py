@@ -327,7 +327,7 @@ def test_a_symlink_out_of_the_root_is_never_watched(watched: Workspace, target: 
     state = watched.watcher.state
     eventually(lambda: "after_link" in names(root), timeout=15, what=lambda: f"{state}")
     assert state.state == "watching" and state.restarts == 0, state
-    from codenav.watch import watched_folders
+    from codenav.index.watch import watched_folders
 
     folders, _ = watched_folders(root)
     assert all(Path(f).resolve().is_relative_to(root) for f in folders)

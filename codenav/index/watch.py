@@ -31,14 +31,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from codenav.index.discover import decodable, is_excluded_dir, is_walked_dir, shown, watched
 
-if TYPE_CHECKING:
-    from codenav.workspace import Workspace
-
-__all__ = ["BURST", "WatchState", "Watcher", "watched_folders"]
+__all__ = ["BURST", "WatchState", "Watched", "Watcher", "watched_folders"]
 
 log = logging.getLogger("codenav.watch")
 logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every batch at INFO
@@ -56,6 +53,32 @@ _UNWATCHED_SHOWN = 10
 # Project files module systems read (codenav/index/modules): a change relinks the map.
 PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer.json",
                            "Cargo.toml", "pyproject.toml"})
+
+
+class Watched(Protocol):
+    """What the watcher needs of the map it keeps up to date (``workspace.Workspace``): its
+    root, and runs over it. The watcher knows nothing else of the workspace that owns it."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def building_now(self) -> bool:
+        """Whether a build of the whole map is running (the first, or a rebuild)."""
+        ...
+
+    def map_exists(self) -> bool: ...
+
+    def rebuild(self) -> Any:
+        """An incremental run over the whole tree (relinks what is pending)."""
+        ...
+
+    def update(self, paths: list[str]) -> Any:
+        """An incremental run over these paths only."""
+        ...
+
+    def request_relink(self) -> None: ...
+
+    def relink_pending(self) -> bool: ...
 
 
 @dataclass(slots=True)
@@ -99,7 +122,7 @@ class WatchState:
 class Watcher:
     """Watches ``ws.root`` in a thread and re-indexes what changes."""
 
-    def __init__(self, ws: Workspace, *, on_batch: Callable[[list[str]], None] | None = None,
+    def __init__(self, ws: Watched, *, on_batch: Callable[[list[str]], None] | None = None,
                  step_ms: int = STEP_MS, debounce_ms: int = DEBOUNCE_MS) -> None:
         self.ws = ws
         self.state = WatchState()
@@ -196,7 +219,7 @@ class Watcher:
                 self._ready.set()
                 # set up in the background (a server answered its client first): edits
                 # made meanwhile went unseen; an incremental run catches up
-                if first and self._background and not self.ws.build.running and \
+                if first and self._background and not self.ws.building_now() and \
                         self.ws.map_exists():
                     self._catch_up()
             if new:
