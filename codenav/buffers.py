@@ -22,8 +22,8 @@ from codenav.index.extract import PARSE_DEADLINE_S, ParseTimeout, extract
 from codenav.index.languages import by_extension, language_of
 from codenav.model import Definition, RefRow, node_id
 from codenav.positions import utf16_len
+from codenav.query.locate import declarations_of, references_of
 from codenav.store.read import MapReader, Node
-from codenav.tools.nav_tools import declarations_of, references_of
 
 __all__ = ["Buffer", "Hit", "Overlay", "Spanned", "Target", "read_buffer"]
 

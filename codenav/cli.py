@@ -7,6 +7,7 @@ a map codenav cannot use), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -429,7 +430,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 def _cmd_servers(args: argparse.Namespace) -> int:
     from codenav.config import Trust, decide_trust
-    from codenav.lsp.servers import families, find_command, install, withheld
+    from codenav.lsp.servers import install, inventory
 
     _configure_logging("warning")  # configuration warnings, as the files are read
     if args.action == "install":
@@ -440,18 +441,10 @@ def _cmd_servers(args: argparse.Namespace) -> int:
         root: Path | None = _choice(args).path
     except RootRefused:  # which servers there are can be said anywhere; the project's
         root = None      # configuration only where codenav would map
-    rows: list[dict[str, Any]] = []
     trust = decide_trust(root, flag=args.trust_project_config) if root is not None else \
         Trust(False, "no project")
-    for name, family in families(root, trust).items():
-        found = next(((spec, argv) for spec in family.servers
-                      if (argv := find_command(spec.command)) is not None), None)
-        rows.append({"family": name, "languages": list(family.languages),
-                     "enabled": family.enabled,
-                     "server": found[0].name if found else None,
-                     "command": found[1] if found else None,
-                     "install": None if found else family.install_hint,
-                     "withheld": withheld(family, found[0] if found else None)})
+    rows = [{**dataclasses.asdict(row), "languages": list(row.languages)}
+            for row in inventory(root, trust)]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK

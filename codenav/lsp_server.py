@@ -37,10 +37,11 @@ from codenav.errors import CodenavError, MapNotBuilt
 from codenav.model import Definition
 from codenav.paths import relative_path
 from codenav.positions import utf16_len
+from codenav.query.fresh import Freshness
+from codenav.query.locate import locate
+from codenav.query.search import search
 from codenav.roots import paths_of_uris
 from codenav.store.read import MapReader, Node
-from codenav.tools.common import Freshness, TargetParams, locate
-from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
 
 __all__ = ["build_editor_server", "serve_editor"]
@@ -185,9 +186,9 @@ class _Editor:
         buffer = overlay.buffer(path)
         if buffer is not None:
             return overlay, overlay.target_at(buffer, position.line + 1, position.character + 1)
-        params = TargetParams(file=path, line=position.line + 1, col=position.character + 1)
         try:
-            located = locate(ws, reader, params, Freshness(ws))
+            located = locate(ws, reader, Freshness(ws), file=path, line=position.line + 1,
+                             col=position.character + 1)
         except CodenavError:
             return overlay, None
         node = located.node
@@ -273,18 +274,16 @@ class _Editor:
         if not params.query.strip():
             return []
         ws = self.workspace
-        envelope = await call_tool(ws, "map_search",
-                                   {"query": params.query, "tokenBudget": 10000,
-                                    "detail": "full"})
-        if not envelope.get("ok"):
+        try:
+            reader = ws.reader()
+            found = search(ws, reader, params.query, room=_MAX_WORKSPACE_SYMBOLS)
+        except CodenavError:  # no map yet, or a query with no name in it
             return []
         out = []
-        reader = ws.reader()
         overlay = self.overlay(reader)
-        for item in envelope["data"].get("results", [])[:_MAX_WORKSPACE_SYMBOLS]:
-            node = reader.node(item["id"])
-            location = self.location(overlay, Target(node, node.path, None)) if node else None
-            if node is not None and location is not None:
+        for _, node in found.matches[:_MAX_WORKSPACE_SYMBOLS]:
+            location = self.location(overlay, Target(node, node.path, None))
+            if location is not None:
                 parent = reader.node_by_id(node.parent_id) if node.parent_id else None
                 out.append(T.SymbolInformation(
                     name=node.name, kind=_kind(node.kind), location=location,

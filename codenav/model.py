@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 __all__ = [
-    "FILE_STATUSES",
-    "Anchor",
     "Definition",
     "FileFacts",
     "Import",
@@ -19,9 +17,6 @@ __all__ = [
     "RefRow",
     "node_id",
 ]
-
-# Why a discovered file has no symbols in the map (``ok`` files do).
-FILE_STATUSES = ("ok", "binary", "too_large", "unreadable", "timeout")
 
 
 class Definition(NamedTuple):
@@ -100,25 +95,6 @@ class FileFacts:
     # conditionally compiled lines (C's #if): first line, last line, condition ("0": out)
     regions: list[tuple[int, int, str]] = field(default_factory=list)
     parse_ms: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    """A position in the tree as every answer shows it (docs/contract.md §2)."""
-
-    file: str
-    line: int
-    col: int
-    end_line: int | None = None
-    snippet: str | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {"file": self.file, "line": self.line, "col": self.col}
-        if self.end_line is not None:
-            out["endLine"] = self.end_line
-        if self.snippet is not None:
-            out["snippet"] = self.snippet
-        return out
 
 
 def node_id(lang: str, path: str, key: str | None = None) -> str:

@@ -24,7 +24,7 @@ from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from codenav import __version__
 from codenav.errors import MapDamaged, MapNotBuilt, MapRefused
@@ -38,7 +38,7 @@ from codenav.index.discover import (
     discover,
 )
 from codenav.index.extract import PARSE_DEADLINE_S, ParseTimeout, extract
-from codenav.index.languages import by_extension, language_of
+from codenav.index.languages import by_code, language_of
 from codenav.index.link import link, project_file_hashes
 from codenav.index.modules import config_reader
 from codenav.index.rank import compute_hubs
@@ -112,35 +112,48 @@ def file_hash(data: bytes) -> str:
 
 # ---------------------------------------------------------------------------- workers
 
-# (absolute path, repo-relative path, size, mtime_ns, hash already in the map or "", file id)
-_Job = tuple[str, str, int, int, str, int]
-# A file whose content hash matched the map: (path, size, mtime_ns, indexed_ns).
-_Same = tuple[str, int, int, int]
+class Job(NamedTuple):
+    """One file for a parser process (pickled to it; ``path`` names it in messages)."""
+
+    full: str  # absolute path
+    path: str  # repo-relative
+    lang: str  # the language discovery chose (by extension)
+    size: int
+    mtime_ns: int
+    known: str  # the content hash already in the map, or ""
+    file_id: int
 
 
-def _work(job: _Job) -> FileRows | _Same:
-    """In a parser process: one file's rows, or _Same when its content is already mapped."""
-    facts = read_facts(*job[:5])
-    return facts if isinstance(facts, tuple) else encode(facts, job[5])
+class Same(NamedTuple):
+    """A file whose content hash matched the map's: only its stat changes."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    indexed_ns: int
 
 
-def _failed(job: _Job, status: str) -> FileRows:
+def _work(job: Job) -> FileRows | Same:
+    """In a parser process: one file's rows, or ``Same`` when its content is already mapped."""
+    facts = read_facts(job)
+    return facts if isinstance(facts, Same) else encode(facts, job.file_id)
+
+
+def _failed(job: Job, status: str) -> FileRows:
     """The rows of a file its parser process did not answer for (``timeout``, ``crashed``)."""
-    _full, rel, size, mtime_ns, _known, file_id = job
-    lang = by_extension(rel)
-    facts = FileFacts(rel, lang.code if lang else "", size, mtime_ns, "", status=status,
+    facts = FileFacts(job.path, job.lang, job.size, job.mtime_ns, "", status=status,
                       indexed_ns=time.time_ns())
-    return encode(facts, file_id)
+    return encode(facts, job.file_id)
 
 
-def read_facts(full: str, rel: str, size: int, mtime_ns: int,
-               known: str = "") -> FileFacts | _Same:
-    """Read one file and, unless its hash equals ``known``, extract its facts."""
-    lang = by_extension(rel)
+def read_facts(job: Job) -> FileFacts | Same:
+    """Read one file and, unless its hash equals ``job.known``, extract its facts."""
+    rel, size, mtime_ns, known = job.path, job.size, job.mtime_ns, job.known
+    lang = by_code(job.lang)
     assert lang is not None
     indexed_ns = time.time_ns()
     try:
-        data = read_regular(full, MAX_FILE_BYTES)
+        data = read_regular(job.full, MAX_FILE_BYTES)
     except OSError:
         return FileFacts(rel, lang.code, size, mtime_ns, "", status="unreadable",
                          indexed_ns=indexed_ns)
@@ -149,7 +162,7 @@ def read_facts(full: str, rel: str, size: int, mtime_ns: int,
                          indexed_ns=indexed_ns)
     digest = file_hash(data)
     if known and digest == known:
-        return (rel, len(data), mtime_ns, indexed_ns)
+        return Same(rel, len(data), mtime_ns, indexed_ns)
     lang = language_of(rel, data) or lang  # a .h header written in C++ is C++
     facts = FileFacts(rel, lang.code, len(data), mtime_ns, digest, indexed_ns=indexed_ns)
     if b"\0" in data[:_BINARY_PROBE]:
@@ -181,7 +194,7 @@ def file_budget() -> float:
         return PARSE_DEADLINE_S
 
 
-def _results(jobs: list[_Job], workers: int) -> Iterator[FileRows | _Same]:
+def _results(jobs: list[Job], workers: int) -> Iterator[FileRows | Same]:
     """Every job's rows, as parser processes finish them (never parsed in this process: a
     query tree-sitter cannot interrupt would stall it, see ``index/workers.py``). A few
     files go to this process's warm one-worker pool; more to a pool of ``workers`` for the
@@ -207,7 +220,7 @@ def _default_jobs() -> int:
 
 def _is_current(row: FileRow, candidate: Candidate) -> bool:
     """Size and mtime match, and the mtime was old enough when read to be trusted."""
-    size, mtime_ns, indexed_ns = row[1], row[2], row[5]
+    size, mtime_ns, indexed_ns = row.size, row.mtime_ns, row.indexed_ns
     return (size == candidate.size and mtime_ns == candidate.mtime_ns
             and indexed_ns - mtime_ns >= RACY_NS)
 
@@ -514,7 +527,7 @@ class _Run:
         for reason, paths in found.skipped_paths.items():
             report.skipped_paths.setdefault(reason, []).extend(paths)
         present = {c.path for c in found.files}
-        gone = [row[0] for path, row in self.known.items()
+        gone = [row.id for path, row in self.known.items()
                 if path not in present and self._selected(path)]
         writer.remove(gone)
         report.removed = len(gone)
@@ -562,9 +575,9 @@ class _Run:
             compute_hubs(self.writer.conn)
             self.report.phases["hubs"] = time.perf_counter() - mark
 
-    def _plan(self, candidates: list[Candidate]) -> list[_Job]:
+    def _plan(self, candidates: list[Candidate]) -> list[Job]:
         """Jobs for the files that may have changed; unchanged and oversized ones are settled."""
-        jobs: list[_Job] = []
+        jobs: list[Job] = []
         for candidate in candidates:
             row = self.known.get(candidate.path)
             if row is not None and not self._force and _is_current(row, candidate):
@@ -572,25 +585,26 @@ class _Run:
             elif candidate.size > MAX_FILE_BYTES:
                 self._oversized(candidate, row)
             else:
-                file_id = row[0] if row else self.writer.new_file_id()
-                known_hash = row[3] if row and not self._force else ""
-                jobs.append((str(self.root / candidate.path), candidate.path, candidate.size,
-                             candidate.mtime_ns, known_hash, file_id))
-        jobs.sort(key=lambda job: -job[2])  # big files first: better balance across workers
+                file_id = row.id if row else self.writer.new_file_id()
+                known_hash = row.hash if row and not self._force else ""
+                jobs.append(Job(str(self.root / candidate.path), candidate.path,
+                                candidate.lang.code, candidate.size, candidate.mtime_ns,
+                                known_hash, file_id))
+        jobs.sort(key=lambda job: -job.size)  # big files first: better balance across workers
         return jobs
 
     def _oversized(self, candidate: Candidate, row: FileRow | None) -> None:
-        if row is not None and row[4] == "too_large" and row[1] == candidate.size:
-            self.writer.touch(row[0], candidate.size, candidate.mtime_ns, time.time_ns())
+        if row is not None and row.status == "too_large" and row.size == candidate.size:
+            self.writer.touch(row.id, candidate.size, candidate.mtime_ns, time.time_ns())
             self.report.unchanged += 1
             return
-        self.files_changed |= row is None or row[4] != "too_large"
+        self.files_changed |= row is None or row.status != "too_large"
         facts = FileFacts(candidate.path, candidate.lang.code, candidate.size,
                           candidate.mtime_ns, "", status="too_large", indexed_ns=time.time_ns())
-        file_id = row[0] if row else self.writer.new_file_id()
+        file_id = row.id if row else self.writer.new_file_id()
         self.writer.put(encode(facts, file_id), replacing=row is not None)
 
-    def _write(self, jobs: list[_Job]) -> None:
+    def _write(self, jobs: list[Job]) -> None:
         report, writer = self.report, self.writer
         total = len(jobs)
         every = self._publish_every
@@ -599,23 +613,23 @@ class _Run:
         for done, result in enumerate(_results(jobs, self.workers), 1):
             if every is not None and time.perf_counter() - self._published_at > every:
                 self._publish(done - 1, total)
-            if isinstance(result, tuple):
-                path, size, mtime_ns, indexed_ns = result
-                writer.touch(self.known[path][0], size, mtime_ns, indexed_ns)
+            if isinstance(result, Same):
+                writer.touch(self.known[result.path].id, result.size, result.mtime_ns,
+                             result.indexed_ns)
                 report.unchanged += 1
             else:
                 old = self.known.get(result.path)
-                if old is None or (old[4], old[7]) != (result.status, result.file[2]):
+                if old is None or (old.status, old.lang) != (result.status, result.file[2]):
                     self.files_changed = True
                 if report.mode != "full":  # for the incremental link
                     self.new_names |= result.names() - (
-                        writer.names_in(old[0]) if old is not None else set())
+                        writer.names_in(old.id) if old is not None else set())
                 writer.put(result, replacing=old is not None)
                 self.changed.add(int(result.file[0]))
-                if old is None or old[6] != result.surface:
+                if old is None or old.surface != result.surface:
                     self.surface_changed = True
                     if old is not None:
-                        self.reshaped.add(old[0])
+                        self.reshaped.add(old.id)
                 if result.status == "ok":
                     report.parsed += 1
                     report.parse_errors += result.parse_errors
@@ -693,10 +707,10 @@ def check(root: Path, db_path: Path | None = None, *, trust_map: bool = False) -
 
 def _content_changed(root: Path, candidate: Candidate, row: FileRow) -> bool:
     if candidate.size > MAX_FILE_BYTES:
-        return row[4] != "too_large" or row[1] != candidate.size
+        return row.status != "too_large" or row.size != candidate.size
     try:
         data = read_regular(root / candidate.path, MAX_FILE_BYTES)
     except OSError:
         return True
-    return not row[3] or file_hash(data) != row[3]
+    return not row.hash or file_hash(data) != row.hash
 

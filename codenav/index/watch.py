@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from codenav.index.discover import decodable, is_excluded_dir, is_walked_dir, shown, watched
+from codenav.index.languages import languages
+from codenav.index.modules import project_files
 
 __all__ = ["BURST", "WatchState", "Watched", "Watcher", "watched_folders"]
 
@@ -51,8 +53,7 @@ RETRY_FIRST_S = 1.0  # a batch that failed is tried again after this pause, doub
 RETRY_MAX_S = 60.0
 _UNWATCHED_SHOWN = 10
 # Project files module systems read (codenav/index/modules): a change relinks the map.
-PROJECT_FILES = frozenset({"tsconfig.json", "jsconfig.json", "go.mod", "composer.json",
-                           "Cargo.toml", "pyproject.toml"})
+PROJECT_FILES = project_files({lang.modules for lang in languages()})
 
 
 class Watched(Protocol):

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 __all__ = ["GRACE_S", "MEMORY_BYTES", "ParserPool", "shared_pool"]
 
@@ -53,8 +53,15 @@ _MEMORY_EXIT = 75  # a worker's exit status after MemoryError (its file: timeout
 _WORK = "codenav.index.pipeline:_work"
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
-Job = tuple[Any, ...]  # pickled to the worker; job[1] names the file in messages
-Failed = Callable[[Job, str], Any]  # the result for a job that ends as timeout/crashed
+class Job(Protocol):
+    """One file's work, pickled to a worker (``pipeline.Job``); its path names it in
+    messages."""
+
+    @property
+    def path(self) -> str: ...
+
+
+J = TypeVar("J", bound=Job)
 
 
 @dataclass(slots=True)
@@ -62,7 +69,7 @@ class _Worker:
     proc: subprocess.Popen[bytes]
     jobs: Connection
     results: Connection
-    outstanding: deque[Job] = field(default_factory=deque)
+    outstanding: deque[Any] = field(default_factory=deque)
     since: float = 0.0  # when its current file started, as far as the pool can tell
 
 
@@ -85,7 +92,7 @@ class ParserPool:
             self._budget = file_budget()
         return self._budget + GRACE_S
 
-    def run(self, jobs: Sequence[Job], failed: Failed, *,
+    def run(self, jobs: Sequence[J], failed: Callable[[J, str], Any], *,
             batch: int = 1) -> Iterator[Any]:
         """Each job's result as it is done (a job whose worker was ended: ``failed(job,
         "timeout" | "crashed")``). ``batch`` jobs go to a worker at a time. A run abandoned
@@ -93,9 +100,10 @@ class ParserPool:
         with self._lock:
             yield from self._run(jobs, failed, batch)
 
-    def _run(self, jobs: Sequence[Job], failed: Failed, batch: int) -> Iterator[Any]:
+    def _run(self, jobs: Sequence[J], failed: Callable[[J, str], Any], batch: int
+             ) -> Iterator[Any]:
         size = max(1, batch)
-        queue: deque[list[Job]] = deque(list(jobs[i:i + size])
+        queue: deque[list[J]] = deque(list(jobs[i:i + size])
                                         for i in range(0, len(jobs), size))
         busy: dict[Connection, _Worker] = {}
         retried: set[int] = set()
@@ -131,8 +139,8 @@ class ParserPool:
             for worker in busy.values():  # abandoned mid-run: its results are nobody's
                 self._stop(worker, kill=True)
 
-    def _ended(self, worker: _Worker, queue: deque[list[Job]], retried: set[int],
-               failed: Failed) -> Iterator[Any]:
+    def _ended(self, worker: _Worker, queue: deque[list[J]], retried: set[int],
+               failed: Callable[[J, str], Any]) -> Iterator[Any]:
         """A worker's pipe ended: its file is mapped ``timeout`` (the alarm or the memory
         bound ended it) or tried once more alone, then ``crashed``; its other jobs go back."""
         late = time.monotonic() - worker.since >= self.hard_deadline
@@ -145,15 +153,15 @@ class ParserPool:
         if code in (-signal.SIGALRM, _MEMORY_EXIT) or late or \
                 peak >= _NEAR_BOUND * MEMORY_BYTES:
             log.warning("%s was not parsed within %.1f s or %d MiB; it is mapped as timeout",
-                        culprit[1], self.hard_deadline, MEMORY_BYTES >> 20)
+                        culprit.path, self.hard_deadline, MEMORY_BYTES >> 20)
             yield failed(culprit, "timeout")
         elif id(culprit) in retried:
             log.warning("%s crashed the parser (exit %s); it is mapped as crashed",
-                        culprit[1], code)
+                        culprit.path, code)
             yield failed(culprit, "crashed")
         else:
             log.warning("a parser process died (exit %s) on %s; it is parsed again, alone",
-                        code, culprit[1])
+                        code, culprit.path)
             retried.add(id(culprit))
             queue.appendleft([culprit])
 
@@ -164,7 +172,7 @@ class ParserPool:
             if now - worker.since > hard + _SILENCE_S:
                 _kill(worker.proc)  # its pipe ends: a late end, as the alarm's
 
-    def _send(self, worker: _Worker, work: list[Job]) -> bool:
+    def _send(self, worker: _Worker, work: Sequence[Job]) -> bool:
         try:
             worker.jobs.send(work)
         except OSError:

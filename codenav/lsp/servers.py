@@ -34,9 +34,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Family", "NotRestrictable", "Restriction", "ServerSpec", "bundled_tsserver",
-           "cache_dir", "families", "family_of", "find_command", "install", "language_id",
-           "restricted", "search_path", "withheld"]
+__all__ = ["Family", "Installed", "NotRestrictable", "Restriction", "ServerSpec",
+           "bundled_tsserver", "cache_dir", "families", "family_of", "find_command", "install",
+           "inventory", "language_id", "restricted", "search_path", "withheld"]
 
 _TABLE = Path(__file__).with_name("servers.toml")
 
@@ -282,6 +282,33 @@ def search_path() -> list[str]:
     folders = [str(Path(sys.executable).parent), str(servers / "npm" / "node_modules" / ".bin"),
                str(servers / "pip" / "bin")]
     return folders + [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """One family as ``codenav servers`` lists it: the server that would start (its command
+    resolved), or how to install one, and what an untrusted project does not give it."""
+
+    family: str
+    languages: tuple[str, ...]
+    enabled: bool
+    server: str | None
+    command: list[str] | None
+    install: str | None
+    withheld: str | None
+
+
+def inventory(root: Path | None, trust: Trust) -> list[Installed]:
+    """Every family's server on this machine, for the project at ``root`` (None: anywhere)."""
+    out = []
+    for name, family in families(root, trust).items():
+        found = next(((spec, argv) for spec in family.servers
+                      if (argv := find_command(spec.command)) is not None), None)
+        out.append(Installed(name, family.languages, family.enabled,
+                             found[0].name if found else None, found[1] if found else None,
+                             None if found else family.install_hint,
+                             withheld(family, found[0] if found else None)))
+    return out
 
 
 def find_command(command: tuple[str, ...]) -> list[str] | None:

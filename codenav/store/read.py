@@ -80,6 +80,11 @@ class NodeFilter:
         return " AND ".join(clauses), args
 
 
+# A reference the linker matched by name alone: its receiver's type is unknown (keys ``A:``,
+# and ``V:`` guesses from a variable's name; index/binder.py).
+_GUESSED = "(r.key LIKE 'A:%' OR r.key LIKE 'V:%')"
+
+
 class RefHit(NamedTuple):
     """One resolved reference: where it is, what kind, and the node it sits in (a named
     tuple: a symbol can have thousands, made at C speed)."""
@@ -91,6 +96,7 @@ class RefHit(NamedTuple):
     kind: str
     scope_id: int
     target_id: int | None = None
+    guessed: int = 0  # matched by name alone: a receiver of unknown type (keys A:, V:)
 
 
 class MapReader:
@@ -378,6 +384,10 @@ class MapReader:
             (file_id, line)).fetchone()
         return int(row[0]) if row and row[0] is not None else None
 
+    def parent(self, node: Node) -> Node | None:
+        """The node that holds ``node`` (None for a file's module node)."""
+        return self.node_by_id(node.parent_id) if node.parent_id is not None else None
+
     def refs_to(self, node_id: int) -> list[RefHit]:
         """The resolved references to one node."""
         return self.uses_in([node_id], None)
@@ -438,32 +448,41 @@ class MapReader:
                 compiled_out: bool = True) -> list[RefHit]:
         """The references ``uses_per_file`` counts, in ``paths`` only when given."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col, r.name, "
-                                                   "r.kind, r.scope_id, r.target_id", paths,
+                                                   "r.kind, r.scope_id, r.target_id, "
+                                                   f"{_GUESSED} AS guessed", paths,
                                 declarations, compiled_out)
         rows = self.conn.execute(
-            f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id "
-            f"FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)
+            f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id, "
+            f"u.guessed FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)
         return list(map(RefHit._make, rows))
+
+    def guessed_positions(self, targets: Sequence[int]) -> set[tuple[str, int, int]]:
+        """(path, line, column) of the references to ``targets`` matched by name alone."""
+        rows = self.conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id "
+            f"WHERE r.target_id IN (SELECT value FROM json_each(?)) AND {_GUESSED}",
+            (json.dumps(list(targets)),))
+        return set(rows)
 
     def guessed_uses(self, targets: Sequence[int]) -> int:
         """How many references to ``targets`` the linker matched by name alone: receivers
         of unknown type (keys ``A:``, and ``V:`` guesses from a variable's name)."""
         (count,) = self.conn.execute(
-            "SELECT count(*) FROM refs WHERE target_id IN (SELECT value FROM json_each(?)) "
-            "AND (key LIKE 'A:%' OR key LIKE 'V:%')", (json.dumps(list(targets)),)).fetchone()
+            "SELECT count(*) FROM refs r WHERE target_id IN (SELECT value FROM json_each(?)) "
+            f"AND {_GUESSED}", (json.dumps(list(targets)),)).fetchone()
         return int(count)
 
     def guessed_from(self, node_id: int) -> int:
         """How many of the references made inside a node were matched by name alone."""
         (count,) = self.conn.execute(
-            "SELECT count(*) FROM refs WHERE scope_id = ? AND target_id IS NOT NULL "
-            "AND (key LIKE 'A:%' OR key LIKE 'V:%')", (node_id,)).fetchone()
+            "SELECT count(*) FROM refs r WHERE scope_id = ? AND target_id IS NOT NULL "
+            f"AND {_GUESSED}", (node_id,)).fetchone()
         return int(count)
 
     def refs_from(self, node_id: int) -> list[RefHit]:
         rows = self.conn.execute(
-            "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id "
-            "FROM refs r JOIN files f ON f.id = r.file_id "
+            "SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id, "
+            f"{_GUESSED} FROM refs r JOIN files f ON f.id = r.file_id "
             "WHERE r.scope_id = ? AND r.target_id IS NOT NULL", (node_id,))
         return list(map(RefHit._make, rows))
 

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from codenav.model import FileFacts, node_id
 from codenav.store import db
@@ -24,8 +24,19 @@ __all__ = ["NODE_BITS", "FileRow", "FileRows", "MapWriter", "encode", "file_node
 
 NODE_BITS = 20  # up to 2**20 - 1 definitions per file; the 2 MiB file cap stays far below
 
-# (id, size, mtime_ns, hash, status, indexed_ns, surface, lang) as stored for one path.
-FileRow = tuple[int, int, int, str, str, int, str, str]
+class FileRow(NamedTuple):
+    """What the map holds of one file (by path, ``known_files``)."""
+
+    id: int
+    size: int
+    mtime_ns: int
+    hash: str
+    status: str
+    indexed_ns: int
+    surface: str
+    lang: str
+
+
 _FILE_ROW = "SELECT path, id, size, mtime_ns, hash, status, indexed_ns, surface, lang FROM files"
 
 _FILE_TABLES = ("nodes", "refs", "imports", "problems", "words", "regions")
@@ -152,8 +163,7 @@ class MapWriter:
                 # '0' follows '/': the range holds exactly the paths below the folder
                 rows += conn.execute(f"{_FILE_ROW} WHERE path = ? OR (path > ? AND path < ?)",
                                      (path, f"{path}/", f"{path}0")).fetchall()
-        return {path: (fid, size, mtime, digest, status, indexed, surface, lang)
-                for path, fid, size, mtime, digest, status, indexed, surface, lang in rows}
+        return {path: FileRow(*rest) for path, *rest in rows}
 
     def clear(self) -> None:
         """Forget every file (a full rebuild, still inside the caller's transaction)."""

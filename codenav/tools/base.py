@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from codenav.envelope import Answer
+from codenav.envelope import DEFAULT_BUDGET, Answer
+from codenav.query.fresh import Freshness
 
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
@@ -51,9 +52,19 @@ def OffsetParam() -> Any:
 
 @dataclass(frozen=True, slots=True)
 class CallContext:
-    """Per-call services: progress reporting (a no-op when the caller did not ask)."""
+    """What one call carries besides its arguments: the budget it is answered within (the
+    handler reads only what that can hold), its freshness (which files it touched changed
+    on disk; ``dispatch`` says what that means once), and progress reporting (a no-op when
+    the caller did not ask)."""
 
+    fresh: Freshness
+    budget: int = DEFAULT_BUDGET
     progress: ReportProgress | None = None
+
+    def room(self, cost: int, least: int = 12) -> int:
+        """How many items of ``cost`` characters the budget holds (at least ``least``): a
+        handler never reads more than an answer could show."""
+        return max(least, self.budget * 4 // cost)
 
     async def report(self, done: float, total: float | None, message: str | None = None) -> None:
         if self.progress is not None:
@@ -66,7 +77,10 @@ Handler = Callable[["Workspace", Any, CallContext], Awaitable[Answer]]
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """One tool, as data. ``returns`` is the README's summary of its data and rankings;
-    ``example`` one call's arguments (``codenav call TOOL --help``, docs)."""
+    ``example`` one call's arguments (``codenav call TOOL --help``, docs); ``order`` its
+    place in the list (``registry``). ``needs_links``: it follows references across files,
+    so it waits while a first map is built; ``about_map``: it is about the map itself
+    (status, rebuild) and answers whatever the map's state."""
 
     name: str
     description: str
@@ -74,8 +88,11 @@ class ToolSpec:
     handler: Handler
     arguments: str
     returns: str
+    order: int
     read_only: bool = True
     example: dict[str, Any] = field(default_factory=dict)
+    needs_links: bool = False
+    about_map: bool = False
 
     @property
     def summary(self) -> str:

@@ -14,9 +14,11 @@ from pydantic import ValidationError
 
 from codenav.envelope import Answer, clamp_budget, default_budget, failure, success
 from codenav.errors import BadArgs, CodenavError, Internal, MapDamaged, MapNotBuilt
+from codenav.query.fresh import Freshness
 from codenav.store import db
 from codenav.tools.base import CallContext, ReportProgress, ToolSpec
 from codenav.tools.registry import TOOLS, by_name, input_schema
+from codenav.tools.render import freshness_warnings
 from codenav.workspace import Workspace
 
 __all__ = ["call_tool", "expected_shape"]
@@ -61,13 +63,6 @@ def _describe(error: ValidationError) -> str:
 
 def _help_hint(tool: ToolSpec) -> str:
     return f"`codenav call {tool.name} --help` describes every argument, with an example."
-
-
-# Tools about the map itself answer whatever its state; tools that follow references across
-# files wait for a first build's linking (the others answer from what is mapped so far).
-_ABOUT_THE_MAP = frozenset({"map_status", "map_rebuild"})
-_NEEDS_LINKS = frozenset({"nav_references", "nav_call_hierarchy", "nav_type_hierarchy",
-                          "map_neighbors", "nav_rename_preview"})
 
 
 def _building(ws: Workspace) -> bool:
@@ -127,15 +122,20 @@ async def _call(ws: Workspace, name: str, arguments: dict[str, Any] | None,
     except ValidationError as exc:
         return failure(BadArgs(f"{_describe(exc)}; expected {expected_shape(tool)}",
                                hint=_help_hint(tool)), budget, warnings)
+    fresh = Freshness(ws, links=tool.needs_links)
     try:
-        building = tool.name not in _ABOUT_THE_MAP and _building(ws)
-        if building and tool.name in _NEEDS_LINKS:
+        # Tools about the map itself answer whatever its state; tools that follow references
+        # across files wait for a first build's linking (the others answer from what is
+        # mapped so far).
+        building = not tool.about_map and _building(ws)
+        if building and tool.needs_links:
             raise MapNotBuilt(
                 f"the first map of {ws.root} is being built ({ws.build_progress()}); "
                 f"{tool.name} follows references across files, which are linked when it is "
                 f"done", hint="Retry in a few seconds; map_search, map_outline, map_node and "
                 "nav_definition answer from what is mapped so far.")
-        answer: Answer = await tool.handler(ws, params, CallContext(progress))
+        answer: Answer = await tool.handler(ws, params, CallContext(fresh, budget, progress))
+        answer.warnings += freshness_warnings(fresh)
         if building:
             answer.data["building"] = True
             answer.warnings.append(f"The first map is still being built "

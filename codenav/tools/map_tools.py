@@ -3,44 +3,30 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
-from codenav.errors import BadArgs, FileDeleted, NodeNotFound
+from codenav.errors import BadArgs, NodeNotFound
 from codenav.index.languages import by_code
 from codenav.paths import relative_path
-from codenav.store.names import NameScan
+from codenav.query.fresh import Freshness
+from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_file, parse_node_id
+from codenav.query.outline import entries, one_per_overload
+from codenav.query.search import TIERS, search
+from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
-from codenav.tools.common import (
-    NODE_ID,
-    FileFilter,
-    Freshness,
-    Lines,
-    TargetParams,
-    anchor,
-    hub,
-    listed,
-    locate,
-    mapped_file,
-    parse_node_id,
-)
-from codenav.tools.outline import Entry, entries, outline_answer
+from codenav.tools.render import anchor, hub, listed, outline_answer
 from codenav.tools.rows import Detail, place, span
-from codenav.words import name_words
 from codenav.workspace import Workspace
 
 __all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEARCH"]
 
-_CANDIDATES = 200  # per search tier
-_FUZZY_BELOW = 20  # substring and subsequence tiers run only when fewer results than this
 _RESULT_COST = 120  # fewest characters one search result takes
 _ENTRY_FILES = frozenset({"__main__.py", "manage.py", "wsgi.py", "asgi.py", "setup.py"})
-_TIERS = ("exact", "exact-nocase", "prefix", "words", "substring", "fuzzy")
 EdgeKind = Literal["calls", "references", "imports", "inherits", "contains"]
 _EDGE_OF_REF = {"call": "calls", "decorator": "calls", "inheritance": "inherits",
                 "import": "imports"}
@@ -90,7 +76,7 @@ def _entry_points(ws: Workspace, reader: MapReader, flt: FileFilter,
 
 async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
-    fresh = Freshness(ws)
+    fresh = ctx.fresh
     focus = (params.focus or "").strip()
     if "#" in focus or (NODE_ID.match(focus) and reader.node(focus) is not None):
         if NODE_ID.match(focus):
@@ -116,7 +102,7 @@ async def map_overview(ws: Workspace, params: OverviewParams, ctx: CallContext) 
         data["hubs"] = [listed(node, params.detail, fresh) for node in hubs]
     cuts = [Cut("folders", ("dirs",), "Pass focus:'<folder>/' to zoom in"),
             Cut("hubs", ("hubs",), "Pass focus:'<folder>/' to zoom in")]
-    return Answer(data, cuts=cuts, warnings=fresh.warnings())
+    return Answer(data, cuts=cuts)
 
 
 def _overview_data(ws: Workspace, reader: MapReader, prefix: str, depth: int,
@@ -171,8 +157,7 @@ def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness,
     fresh.check({node.path})
     hubs = [listed(n, detail, fresh) for n in reader.top_hubs(NodeFilter(), 60, under=node.id)]
     data = {"focus": node.nid, "node": listed(node, detail, fresh), "hubs": hubs}
-    return Answer(data, cuts=[Cut("hubs", ("hubs",), "Ask map_node for one of them")],
-                  warnings=fresh.warnings())
+    return Answer(data, cuts=[Cut("hubs", ("hubs",), "Ask map_node for one of them")])
 
 
 # ----------------------------------------------------------------------- map_search
@@ -190,77 +175,28 @@ class SearchParams(ToolParams):
     detail: Detail = DetailParam()
 
 
-def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
-    """Whether the parts before the name in a qualified query match the node's qname."""
-    parents = node.qname.lower().split(".")[:-1]
-    module = PurePosixPath(node.path).stem.lower()
-    scope = [*PurePosixPath(node.path).parent.parts, module, *parents]
-    position = 0
-    for part in qualifier:
-        while position < len(scope) and not scope[position].startswith(part):
-            position += 1
-        if position == len(scope):
-            return False
-        position += 1
-    return True
-
-
 async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
     query = params.query.strip()
-    if not query.replace(".", "").strip():
-        raise BadArgs("query must contain a name, e.g. 'Parser' or 'Session.request'")
-    parts = [p for p in query.split(".") if p]
-    name, qualifier = parts[-1], [p.lower() for p in parts[:-1]]
-    files = FileFilter(params.fileFilter)
-    glob = files.raw if files.raw and any(c in files.raw for c in "*?[") else None
-    flt = NodeFilter(kinds=tuple(params.kinds or ()), lang=params.lang,
-                     prefix=None if glob else files.raw)
-    lowered = name.lower()
-    room = max(10, (params.tokenBudget or 2000) * 4 // _RESULT_COST) + params.offset
-    # Each tier is fetched best hub first; filters applied here need a deeper look.
-    limit = _CANDIDATES if qualifier or glob else room + 1
-    tiers: list[list[Node]] = [reader.named(name, flt, limit),
-                               reader.named_nocase(lowered, flt, limit)]
-    if not params.exact:
-        tiers.append(reader.name_prefix(lowered, flt, limit))
-        tiers.append(reader.with_words(name_words(name), flt, limit))
-    capped = any(len(tier) >= limit for tier in tiers)
-    results: list[tuple[int, Node]] = []
-    seen: set[int] = set()
-
-    def take(tier: int, nodes: list[Node]) -> None:
-        for node in nodes:
-            if node.id in seen or (glob and not files(node.path)):
-                continue
-            if qualifier and not _qualifier_matches(node, qualifier):
-                continue
-            seen.add(node.id)
-            results.append((tier, node))
-
-    for tier, nodes in enumerate(tiers):
-        take(tier, nodes)
-    if not params.exact and len(results) < _FUZZY_BELOW:
-        names = ws.cached("names", lambda: NameScan.load(reader.conn))
-        take(4, reader.among(names.matching([lowered]), flt, limit))
-        if not results and len(lowered) > 2:  # typos: nothing else matched
-            take(5, reader.among(names.matching(list(lowered)), flt, limit))
-    results.sort(key=lambda r: (r[0], -r[1].hub, len(r[1].qname), r[1].nid))
-    fresh = Freshness(ws)
+    room = ctx.room(_RESULT_COST, least=10) + params.offset
+    found = search(ws, reader, query, room=room, kinds=tuple(params.kinds or ()),
+                   lang=params.lang, files=FileFilter(params.fileFilter), exact=params.exact)
+    results = found.matches
+    fresh = ctx.fresh
     page = results[params.offset:room]
     fresh.check({node.path for _, node in page})
     items = []
     for tier, node in page:
         item = listed(node, params.detail, fresh)
         if params.detail == "full":
-            item["match"] = _TIERS[tier]
+            item["match"] = TIERS[tier]
         items.append(item)
     data: dict[str, Any] = {"query": query, "total": len(results), "results": items}
-    if capped:
+    if found.capped:
         data["atLeast"] = True  # more matches than were looked at: total is a lower bound
     hint = ("Narrow with kinds:['class'], lang, fileFilter:'src/' or a longer or qualified "
             "query ('Class.method')")
-    warnings = fresh.warnings()
+    warnings: list[str] = []
     if not items:
         warnings.append("No match. Try part of the name, or check map_status: the map may be "
                         "stale or still building.")
@@ -282,7 +218,7 @@ class OutlineParams(ToolParams):
 async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
     path, _ = mapped_file(ws, reader, params.file)
-    fresh = Freshness(ws)
+    fresh = ctx.fresh
     fresh.refresh([path])
     stat = reader.file(path)
     if stat is None:
@@ -305,7 +241,7 @@ async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) ->
     return outline_answer(
         data, "symbols", found, offset=params.offset, detail=params.detail,
         page=Page("map_outline", params.continuation(), params.offset), fresh=fresh,
-        counts=True, warnings=fresh.warnings(),
+        counts=True, warnings=[],
         hint="Ask map_node with include:['children'] for one class")
 
 
@@ -331,24 +267,11 @@ class NodeParams(ToolParams):
         return self
 
 
-def _node_or_error(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
-    _, path, _ = parse_node_id(raw)
-    relative_path(path, ws.root, ws.force_root)  # OUT_OF_ROOT before touching the disk
-    if (ws.root / path).is_file():
-        fresh.refresh([path])
-    node = reader.node(raw.strip())
-    if node is None:
-        if reader.file(path) is not None and not (ws.root / path).is_file():
-            raise FileDeleted(f"{path} was indexed but is gone from disk")
-        raise NodeNotFound(f"{raw[:200]} is not in the map")
-    return node
-
-
 def _node_of_symbol(ws: Workspace, reader: MapReader, symbol: str, fresh: Freshness,
                     warnings: list[str]) -> Node:
     """The best definition ``symbol`` names (the others, when it names several, in a
     warning: their ids pick them)."""
-    located = locate(ws, reader, TargetParams(symbol=symbol), fresh)
+    located = locate(ws, reader, fresh, symbol=symbol)
     assert located.node is not None
     if located.others:
         others = ", ".join(n.nid for n in located.others[:5])
@@ -361,9 +284,9 @@ def _node_of_symbol(ws: Workspace, reader: MapReader, symbol: str, fresh: Freshn
 
 async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
-    fresh = Freshness(ws)
+    fresh = ctx.fresh
     told: list[str] = []
-    node = (_node_or_error(ws, reader, params.id, fresh) if params.id is not None else
+    node = (find_node(ws, reader, params.id, fresh) if params.id is not None else
             _node_of_symbol(ws, reader, params.symbol or "", fresh, told))
     include = set(params.include if params.include is not None else ("doc", "children"))
     incoming, outgoing = reader.degree(node.id)
@@ -397,41 +320,23 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
             data["source"] = Lines(ws.root).source(node.path, node.start_byte, node.end_byte)
     data = {k: v for k, v in data.items() if v is not None}
     if "children" not in include and "signatures" not in include:
-        return Answer(data, warnings=told + fresh.warnings(),
+        return Answer(data, warnings=told,
                       hint="Leave 'source' out of include, or read the file's lines")
     found = entries(reader.children(node.id), node.id, params.kinds)
     lang = by_code(node.lang)
     if lang is not None and lang.overloads:
-        found, overloads = _one_per_overload(found)
+        found, overloads = one_per_overload(found)
         if overloads:  # name -> how many overloads the member listed stands for
             data["overloads"] = overloads
     data["total"] = len(found)
     answer = outline_answer(
         data, "children", found, offset=params.offset, detail=params.detail,
         page=Page("map_node", params.continuation(), params.offset), fresh=fresh, counts=False,
-        warnings=told + fresh.warnings(), hint="Pass kinds:['method'] or ask map_node for one "
+        warnings=told, hint="Pass kinds:['method'] or ask map_node for one "
                                                "child", signatures="signatures" in include)
     answer.elide = ("source",)
     answer.hint = "Leave 'source' out of include, or read the file's lines"
     return answer
-
-
-def _one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
-    """The members with the overloads of one name in one scope listed once (the first),
-    and how many each stands for."""
-    first: dict[tuple[int | None, str], int] = {}
-    counts: dict[str, int] = {}
-    kept: list[Entry] = []
-    for entry in found:
-        node = entry.node
-        if node.kind in ("function", "method", "constructor"):
-            group = (node.parent_id, node.name)
-            if group in first:
-                counts[node.name] = counts.get(node.name, 1) + 1
-                continue
-            first[group] = len(kept)
-        kept.append(entry)
-    return kept, counts
 
 
 # -------------------------------------------------------------------- map_neighbors
@@ -451,8 +356,8 @@ _MAX_FRONTIER = 400
 
 async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
-    fresh = Freshness(ws, links=True)
-    start = _node_or_error(ws, reader, params.id, fresh)
+    fresh = ctx.fresh
+    start = find_node(ws, reader, params.id, fresh)
     kinds: set[str] = set(params.edgeKinds or ("calls", "references", "imports", "inherits",
                                                "contains"))
     found: dict[tuple[int, str, str], dict[str, Any]] = {}
@@ -490,8 +395,7 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
     data.update(total=len(ranked), neighbors=neighbors)
     hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
     page = Page("map_neighbors", params.continuation(), params.offset)
-    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint, page=page)],
-                  warnings=fresh.warnings())
+    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint, page=page)])
 
 
 def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness,
@@ -566,6 +470,7 @@ def _member_importers(reader: MapReader, node_id: int, known: set[str]
 
 MAP_OVERVIEW = ToolSpec(
     name="map_overview",
+    order=3,
     description="Orient in an unfamiliar repository: languages, the folders that matter most, "
                 "the most central definitions and entry points. Zoom with focus.",
     params=OverviewParams, handler=map_overview,
@@ -575,6 +480,7 @@ MAP_OVERVIEW = ToolSpec(
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
+    order=4,
     description="Find definitions by name, part of a name or Class.member (camelCase and "
                 "snake_case aware, then fuzzy); most used first. Use it instead of grep to "
                 "find where something is defined.",
@@ -585,6 +491,7 @@ MAP_SEARCH = ToolSpec(
 )
 MAP_OUTLINE = ToolSpec(
     name="map_outline",
+    order=5,
     description="Every definition in one file, nested, with lines and signatures; far "
                 "cheaper than reading the file. A big file comes back as names with lines.",
     params=OutlineParams, handler=map_outline,
@@ -594,6 +501,7 @@ MAP_OUTLINE = ToolSpec(
 )
 MAP_NODE = ToolSpec(
     name="map_node",
+    order=6,
     description="One definition in detail: whole signature, doc, place, parent, how often it "
                 "is used, its members by name and line (kinds filter; signatures on request) "
                 "and, on request, its source.",
@@ -606,6 +514,8 @@ MAP_NODE = ToolSpec(
 )
 MAP_NEIGHBORS = ToolSpec(
     name="map_neighbors",
+    order=7,
+    needs_links=True,
     description="The graph around one definition: what it calls, references, imports, "
                 "inherits or contains (out) and what does so to it (in), up to 3 hops; e.g. "
                 "the importers of a module.",

@@ -1,26 +1,39 @@
-"""The tools codenav serves, in order. The MCP server, ``codenav call`` and README's tool
-table all come from ``TOOLS``; ``render_table`` is what README shows between its markers.
+"""The tools codenav serves, in order. The MCP server, ``codenav call``, the docs and
+README's tool table all come from ``TOOLS``: every ``ToolSpec`` the tool modules of this
+package (``*_tools.py``) declare, in their ``order`` — a new tool is its spec (and handler)
+in such a module, and nothing in this file changes. ``render_table`` is what README shows
+between its markers.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
+import codenav.tools
 from codenav.tools.base import ToolSpec
-from codenav.tools.check_tools import NAV_DIAGNOSTICS, NAV_RENAME_PREVIEW
-from codenav.tools.hierarchy_tools import NAV_CALL_HIERARCHY, NAV_TYPE_HIERARCHY
-from codenav.tools.map_tools import MAP_NEIGHBORS, MAP_NODE, MAP_OUTLINE, MAP_OVERVIEW, MAP_SEARCH
-from codenav.tools.nav_tools import NAV_DEFINITION, NAV_HOVER, NAV_REFERENCES
-from codenav.tools.status import MAP_REBUILD, MAP_STATUS
 
 __all__ = ["README_BEGIN", "README_END", "SHARED_ARGUMENTS", "TOOLS", "by_name", "input_schema",
            "render_table"]
 
-TOOLS: tuple[ToolSpec, ...] = (
-    MAP_STATUS, MAP_REBUILD, MAP_OVERVIEW, MAP_SEARCH, MAP_OUTLINE, MAP_NODE, MAP_NEIGHBORS,
-    NAV_DEFINITION, NAV_REFERENCES, NAV_HOVER, NAV_CALL_HIERARCHY, NAV_TYPE_HIERARCHY,
-    NAV_DIAGNOSTICS, NAV_RENAME_PREVIEW,
-)
+
+
+def _declared() -> tuple[ToolSpec, ...]:
+    """Every ToolSpec the tool modules of ``codenav.tools`` (``*_tools.py``) declare at
+    their top level."""
+    found: dict[str, ToolSpec] = {}
+    for info in pkgutil.iter_modules(codenav.tools.__path__):
+        if not info.name.endswith("_tools"):
+            continue
+        module = importlib.import_module(f"codenav.tools.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, ToolSpec):
+                found[value.name] = value
+    return tuple(sorted(found.values(), key=lambda tool: tool.order))
+
+
+TOOLS: tuple[ToolSpec, ...] = _declared()
 
 _BY_NAME = {tool.name: tool for tool in TOOLS}
 
@@ -106,3 +119,13 @@ def render_table() -> str:
         rows.append(f"| `{tool.name}` | {tool.arguments} | {tool.returns} | "
                     f"{'yes' if tool.read_only else 'no'} |")
     return "\n".join([README_BEGIN, *rows, README_END])
+
+
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+            "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def count_words(n: int) -> str:
+    """A count as prose says it ("fourteen"; digits past twenty)."""
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)

@@ -11,7 +11,7 @@ instead of an object (grammar in docs/contract.md, "Rows"):
                symbol row says — its id leaves out ``<lang>:`` when it is the symbol's
                language (and its path has no colon), its kind is left out when it is the
                symbol's — and with only the line of its name
-  ref row      ``<line>[:<col>][ (<kind>)][ <in>][ | <code>]``
+  ref row      ``<line>[:<col>][ (<kind>)][ <in>][ [<mark>]][ | <code>]``
   outline row  ``<indent><line>[-<endLine>] <kind> <name>[ | <signature>]``
 
 ``line`` is where the name is; ``endLine`` where the definition ends; ``key:value`` notes say
@@ -21,7 +21,9 @@ signature leaves out the declaring keyword and the name the row already shows (`
 when its code line shows the name once; its kind when it is the answer's ``refKind`` (``call``
 when the answer has none); ``in`` is the enclosing function, method or class (``<module>`` at
 top level), left out when it is the same as the row above's (for a file's first row: when it
-is ``<module>``).
+is ``<module>``); ``mark`` says why a reference is not confirmed (``name``: matched by name
+alone, the receiver's type unknown; ``map``: the map's alone, a language server answered and
+did not report it).
 Each parser here reads back what its formatter writes (the tests hold both to that).
 """
 
@@ -38,8 +40,9 @@ __all__ = [
     "SIGNATURE",
     "Detail",
     "NodeRow",
-    "RefRow",
+    "RefFields",
     "bare_signature",
+    "line_row",
     "node_row",
     "outline_row",
     "parse_node_row",
@@ -64,8 +67,8 @@ _KEYWORDS = frozenset({"def", "class", "function", "function*", "interface", "en
                        "var", "val", "union", "record", "object", "impl", "macro_rules!"})
 _HEAD = re.compile(r"(?:[\w$*!]+\s+)*")
 _ARROW = re.compile(r"=\s*(.*?\S)\s*=>", re.S)  # what an arrow function's signature keeps
-_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|]\S*))?(?: \| (.*))?$",
-                      re.S)
+_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|\[]\S*))?"
+                      r"(?: \[(\w+)\])?(?: \| (.*))?$", re.S)
 _NODE_ROW = re.compile(
     r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 _RELATED_ROW = re.compile(
@@ -161,30 +164,44 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> st
     return row
 
 
-def ref_row(line: int, col: int, kind: str, scope: str | None, code: str | None, name: str,
-            common_kind: str) -> str:
-    """A reference inside its file's group; ``scope`` None: the same as the row above."""
-    position = str(line) if code is not None and code.count(name) == 1 else f"{line}:{col}"
+def ref_row(line: int, col: int | None, kind: str, scope: str | None, code: str | None,
+            name: str, common_kind: str, mark: str | None = None) -> str:
+    """A reference inside its file's group; ``scope`` None: the same as the row above;
+    ``col`` None: its line only (a rendering without columns)."""
+    shown = col is None or (code is not None and code.count(name) == 1)
+    position = str(line) if shown else f"{line}:{col}"
     row = position + (f" ({kind})" if kind != common_kind else "")
     row += f" {scope}" if scope is not None else ""
+    row += f" [{mark}]" if mark else ""
     return row if code is None else f"{row} | {code}"
 
 
-class RefRow(NamedTuple):
+def line_row(line: int, mark: str | None) -> int | str:
+    """A reference as its line only (the cheapest rendering): the number, or a row with its
+    mark."""
+    return f"{line} [{mark}]" if mark else line
+
+
+class RefFields(NamedTuple):
+    """What a reference row says (``parse_ref_row``)."""
+
     line: int
     col: int | None
     kind: str | None  # None: the answer's refKind
     scope: str | None  # None: the same as the row above
+    mark: str | None
     code: str | None
 
 
-def parse_ref_row(row: str) -> RefRow:
-    """The fields of a ref row (ValueError when ``row`` is not one)."""
-    found = _REF_ROW.match(row)
+def parse_ref_row(row: int | str) -> RefFields:
+    """The fields of a ref row, or of a line alone (ValueError when ``row`` is neither)."""
+    if isinstance(row, int) and not isinstance(row, bool):
+        return RefFields(row, None, None, None, None, None)
+    found = _REF_ROW.match(row) if isinstance(row, str) else None
     if found is None:
         raise ValueError(f"not a reference row: {row!r}")
-    line, col, kind, scope, code = found.groups()
-    return RefRow(int(line), int(col) if col else None, kind, scope, code)
+    line, col, kind, scope, mark, code = found.groups()
+    return RefFields(int(line), int(col) if col else None, kind, scope, mark, code)
 
 
 class NodeRow(NamedTuple):

@@ -160,7 +160,12 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
         assert merged["data"]["source"] == "lsp+map", merged
         assert refs_of(merged) == {("src/shop/models.py", 36, 17),
                                    ("src/shop/models.py", 44, 24), ("src/shop/cli.py", 11, 24)}
-        assert any("come from the map" in w for w in merged.get("warnings", []))
+        # the server's project leaves cli.py out: its use is the map's alone, and marked so
+        marks = {(path, ref["line"]): ref.get("mark")
+                 for path, refs in merged["data"]["references"].items() for ref in refs}
+        assert marks == {("src/shop/models.py", 36): None, ("src/shop/models.py", 44): None,
+                         ("src/shop/cli.py", 11): "map"}, marks
+        assert any("1 reference(s) marked [map]" in w for w in merged.get("warnings", []))
         # a symbol used only outside the server's project: the map's answer
         alone = call(ws, "nav_references", {"symbol": "make_customer", "detail": "full"})
         assert alone["data"]["source"] == "map" and refs_of(alone), alone

@@ -110,14 +110,15 @@ async def test_stdio_end_to_end_with_a_background_first_build(tmp_path: Path) ->
 
 async def test_in_process_crash_answers_internal_and_the_server_lives_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from codenav.tools import dispatch, status
+    from codenav.tools import dispatch, status_tools
     from codenav.tools.base import ToolSpec
 
     async def boom(*_args: object) -> Any:
         raise RuntimeError("handler bug")
 
     ws = Workspace(write_tree(tmp_path / "repo", FILES))
-    broken = ToolSpec("map_status", "d", status.StatusParams, boom, "", "")
+    broken = ToolSpec("map_status", "d", status_tools.StatusParams, boom, "", "", order=1,
+                      about_map=True)
     real = dispatch.by_name
     monkeypatch.setattr(dispatch, "by_name",
                         lambda name: broken if name == "map_status" else real(name))

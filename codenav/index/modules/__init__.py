@@ -15,10 +15,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 from codenav.files import read_project_file, safe_relative
 
-__all__ = ["ConfigReader", "ModuleSystem", "config_reader", "module_system", "no_config"]
+__all__ = ["ConfigReader", "ModuleSystem", "config_reader", "module_system", "no_config",
+           "project_files"]
 
 # Reads a project file by repo-relative path (``go.mod``, ``tsconfig.json``, ``composer.json``):
 # its text, or None when it is missing, unreadable, too big or outside the tree.
@@ -44,7 +46,11 @@ def no_config(rel: str) -> str | None:
 
 
 class ModuleSystem:
-    """How one language family's imports name modules (no modules: every answer is empty)."""
+    """How one language family's imports name modules (no modules: every answer is empty).
+    ``project_files``: the names of the project files ``index`` reads (a change to one
+    relinks the map)."""
+
+    project_files: ClassVar[frozenset[str]] = frozenset()
 
     def module_key(self, path: str, module: str) -> str | None:
         """The key of ``module`` as written in an import of file ``path``."""
@@ -107,3 +113,8 @@ def module_system(name: str) -> ModuleSystem:
         return ModuleSystem()
     system: ModuleSystem = found.SYSTEM()
     return system
+
+
+def project_files(names: Iterable[str]) -> frozenset[str]:
+    """The names of the project files the module systems ``names`` read."""
+    return frozenset(name for system in names for name in module_system(system).project_files)

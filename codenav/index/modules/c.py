@@ -73,6 +73,8 @@ def _prefix(name: str) -> str:
 
 
 class CModules(ModuleSystem):
+    project_files = frozenset({"compile_commands.json", "compile_flags.txt"})
+
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._tails: dict[str, list[str]] = {}

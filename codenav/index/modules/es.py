@@ -58,6 +58,8 @@ def parse_jsonc(text: str) -> object:
 
 
 class EsModules(ModuleSystem):
+    project_files = frozenset({"tsconfig.json", "jsconfig.json"})
+
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._base_urls: list[str] = []

@@ -32,6 +32,8 @@ def _is_test(path: str) -> bool:
 
 
 class GoModules(ModuleSystem):
+    project_files = frozenset({"go.mod"})
+
     def __init__(self) -> None:
         self._folders: dict[str, list[str]] = {}  # folder -> its .go files, sorted
         self._modules: list[tuple[str, str]] = []  # (module path, folder of its go.mod)

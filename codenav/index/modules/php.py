@@ -31,6 +31,8 @@ def _normal(path: str) -> str | None:
 
 
 class PhpModules(ModuleSystem):
+    project_files = frozenset({"composer.json"})
+
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._folders: dict[str, list[str]] = {}  # folder -> its .php files, sorted

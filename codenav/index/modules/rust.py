@@ -113,6 +113,8 @@ def _target_roots(manifest: str, package: str) -> list[str]:
 
 
 class RustModules(ModuleSystem):
+    project_files = frozenset({"Cargo.toml"})
+
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._crates: dict[str, str] = {}  # library crate name -> folder of its lib.rs

@@ -1,5 +1,5 @@
 """Job functions for parser-process tests (imported by the worker processes themselves):
-each job is ``(what, name, arg)`` and does what its first field says, for real."""
+each job is a ``Job(what, path, arg)`` and does what its first field says, for real."""
 
 from __future__ import annotations
 
@@ -7,10 +7,16 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
-def work(job: tuple[Any, ...]) -> tuple[str, str, int]:
+class Job(NamedTuple):
+    what: str
+    path: str  # names the job in the pool's messages
+    arg: Any
+
+
+def work(job: Job) -> tuple[str, str, int]:
     what, name, arg = job
     if what == "segfault":
         os.kill(os.getpid(), signal.SIGSEGV)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from codenav.index.modules import module_system
 from codenav.index.modules.python import PythonModules
 
@@ -47,3 +49,25 @@ def test_stubs_come_after_sources_and_unknown_systems_resolve_nothing() -> None:
     assert modules.files_for("I:pkg.a") == ["pkg/a.py"]
     nothing = module_system("no-such-system")
     assert nothing.module_key("a.py", "x") is None and nothing.files_for("I:x") == []
+
+
+def test_every_project_file_a_module_system_reads_relinks_when_it_changes() -> None:
+    """The watcher relinks the map when a project file changes; each module system says
+    which it reads (``project_files``): every such name in its source is declared."""
+    import importlib
+    import re
+
+    from codenav.index import modules
+    from codenav.index.watch import PROJECT_FILES
+
+    folder = Path(modules.__file__).parent
+    for source in sorted(folder.glob("*.py")):
+        found = importlib.import_module(f"codenav.index.modules.{source.stem}")
+        system = module_system(source.stem) if hasattr(found, "SYSTEM") else None
+        named = set(re.findall(r'"((?:[\w-]+/)*[\w-]+\.(?:json|toml|mod|txt))"',
+                               source.read_text()))
+        names = {name.rsplit("/", 1)[-1] for name in named}
+        if system is None or not names:
+            continue
+        assert names <= system.project_files, (source.name, names - system.project_files)
+        assert system.project_files <= PROJECT_FILES

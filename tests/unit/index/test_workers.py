@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from codenav.index.workers import GRACE_S, ParserPool
+from tests.unit.index.parser_work import Job
 
 WORK = "tests.unit.index.parser_work:work"
 BUDGET = 0.3  # the hard deadline is this plus GRACE_S
 
 
-def failed(job: tuple[Any, ...], status: str) -> tuple[str, str, str]:
-    return ("failed", job[1], status)
+def failed(job: Job, status: str) -> tuple[str, str, str]:
+    return ("failed", job.path, status)
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_every_job_is_answered_once_whatever_the_batching(pool: ParserPool) -> None:
-    jobs = [("ok", f"f{i}", i) for i in range(40)]
+    jobs = [Job("ok", f"f{i}", i) for i in range(40)]
     for batch in (1, 7):
         results = list(pool.run(jobs, failed, batch=batch))
         assert sorted(name for _, name, _ in results) == sorted(name for _, name, _ in jobs)
@@ -49,7 +50,8 @@ def test_every_job_is_answered_once_whatever_the_batching(pool: ParserPool) -> N
 @pytest.mark.parametrize("what", ["hang", "spin", "hog"])
 def test_a_file_past_its_deadline_or_memory_is_a_timeout_and_the_rest_goes_on(
         pool: ParserPool, what: str) -> None:
-    jobs = [("ok", "before", 0), (what, "bad", 0), *(("ok", f"after{i}", i) for i in range(5))]
+    jobs = [Job("ok", "before", 0), Job(what, "bad", 0),
+            *(Job("ok", f"after{i}", i) for i in range(5))]
     started = time.monotonic()
     results = list(pool.run(jobs, failed, batch=3))
     took = time.monotonic() - started
@@ -61,8 +63,8 @@ def test_a_file_past_its_deadline_or_memory_is_a_timeout_and_the_rest_goes_on(
 
 def test_a_crash_is_tried_again_alone_then_mapped_crashed(pool: ParserPool,
                                                           tmp_path: Path) -> None:
-    jobs = [("segfault", "crash", 0), ("segfault-once", "flaky", str(tmp_path / "m")),
-            *(("ok", f"f{i}", i) for i in range(6))]
+    jobs = [Job("segfault", "crash", 0), Job("segfault-once", "flaky", str(tmp_path / "m")),
+            *(Job("ok", f"f{i}", i) for i in range(6))]
     results = list(pool.run(jobs, failed, batch=4))
     assert ("failed", "crash", "crashed") in results
     assert any(r[:2] == ("segfault-once", "flaky") for r in results)  # the second try
@@ -71,18 +73,18 @@ def test_a_crash_is_tried_again_alone_then_mapped_crashed(pool: ParserPool,
 
 def test_an_abandoned_run_ends_its_busy_workers_and_the_next_run_works(
         pool: ParserPool) -> None:
-    run = pool.run([("hang", "slow", 0), ("ok", "quick", 0)], failed)
+    run = pool.run([Job("hang", "slow", 0), Job("ok", "quick", 0)], failed)
     first = next(run)
     assert first[1] == "quick"
     busy = [w.proc.pid for w in pool._idle]  # the quick one's worker went back idle
     run.close()  # the hanging one's worker is ended, not left to answer the next run
-    assert [r[1] for r in pool.run([("ok", "next", 0)], failed)] == ["next"]
+    assert [r[1] for r in pool.run([Job("ok", "next", 0)], failed)] == ["next"]
     assert all(_alive(pid) for pid in busy)
 
 
 def test_closing_the_pool_leaves_no_process(tmp_path: Path) -> None:
     pool = ParserPool(2, work=WORK, budget=BUDGET)
-    pids = {pid for _, _, pid in pool.run([("ok", f"f{i}", i) for i in range(8)], failed)}
+    pids = {pid for _, _, pid in pool.run([Job("ok", f"f{i}", i) for i in range(8)], failed)}
     assert pids and all(_alive(pid) for pid in pids)
     pool.close()
     assert not any(_alive(pid) for pid in pids)

@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from codenav.envelope import Answer
-from codenav.tools import dispatch, status
+from codenav.tools import dispatch, status_tools
 from codenav.tools.base import ToolSpec
 from codenav.workspace import Workspace
 from tests.conftest import write_tree
@@ -63,7 +63,8 @@ def test_a_crashing_handler_answers_internal_and_the_next_call_works(
     async def boom(*_args: object) -> Answer:
         raise ZeroDivisionError("kaboom")
 
-    broken = ToolSpec("map_status", "d", status.StatusParams, boom, "", "")
+    broken = ToolSpec("map_status", "d", status_tools.StatusParams, boom, "", "", order=1,
+                      about_map=True)
     monkeypatch.setattr(dispatch, "by_name", lambda name: broken)
     env = call(ws, "map_status", {})
     assert env["ok"] is False and env["error"]["code"] == "INTERNAL"

@@ -1,25 +1,27 @@
-"""Asking a language server for a nav tool, and falling back to the map (docs/contract.md §4–5).
+"""Asking a language server, and when the map answers instead (docs/contract.md §4–5).
 
 ``source``: ``map`` never asks; ``lsp`` insists (its errors are the answer); ``auto`` asks
-when the server is ready and otherwise answers from the map at once with a warning naming
-why. A server that has not answered anything yet (``warming``) gets a short patience under
-``auto``, so that an agent never waits on a cold server. Positions cross between the map's
-anchors (1-based lines, 1-based UTF-16 columns, repo-relative files) and LSP's (0-based,
-URIs) here and nowhere else.
+when the server is ready and otherwise lets the map answer at once, saying why in a
+:class:`Fallback` (the renderer words it, once per session). A server that has not answered
+anything yet (``warming``) gets a short patience under ``auto``, so that an agent never
+waits on a cold server. What a server names is placed in the map's terms here
+(:func:`located_at`: its file, line and column, and the map's node when a definition's name
+is there) — the one mapping from LSP locations to nodes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 from codenav.errors import LspError, LspTimeout, LspUnavailable
 from codenav.index.languages import by_extension
-from codenav.store.read import MapReader, Node
-from codenav.tools.common import Freshness, Located
+from codenav.lsp.convert import lsp_position, place
+from codenav.query.fresh import Freshness
+from codenav.query.locate import Located
+from codenav.store.read import FileStat, MapReader, Node
 from codenav.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -27,8 +29,8 @@ if TYPE_CHECKING:
 
     from codenav.lsp.pool import LspPool
 
-__all__ = ["Live", "PoolCall", "Target", "ask", "ask_at", "from_range",
-           "location_item", "locations", "position_request", "target_of"]
+__all__ = ["Fallback", "Live", "PoolCall", "ServerPlace", "Target", "ask", "ask_at",
+           "located_at", "locations", "places", "position_request", "target_of"]
 
 WARMING_PATIENCE = 3.0  # seconds `auto` waits on a server that has not answered yet
 
@@ -43,8 +45,7 @@ class Target:
     code: str
 
     def position(self) -> T.Position:
-        from lsprotocol import types as T  # lazily: 0.6 s to import
-        return T.Position(line=self.line - 1, character=self.col - 1)
+        return lsp_position(self.line, self.col)
 
     def at(self, uri: str) -> dict[str, Any]:
         """The ``text_document`` and ``position`` fields of a request about this place in
@@ -69,14 +70,30 @@ def target_of(located: Located) -> Target | None:
     return Target(path, line, col, lang.code) if lang is not None else None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """Why the map answers instead of a language server. ``why`` is one of: ``would_start``
+    (a one-shot call does not start servers for ``auto``), ``starting``, ``not_installed``,
+    ``disabled``, ``untrusted``, ``failed``, ``none`` (no server serves the language),
+    ``loading`` (still loading the workspace: a wide question's answer would be partial),
+    ``warming`` (it did not answer within the patience a cold server gets), ``stale_place``
+    (the map's place of the definition comes from a file that changed), ``refused`` (the
+    server could not answer: ``detail`` says what it said)."""
+
+    why: str
+    server: str
+    what: str | None = None  # the request, when the server was asked
+    detail: str = ""  # an install hint, why a server is untrusted, its error, a file
+
+
+@dataclass(frozen=True, slots=True)
 class Live:
-    """What asking a server came to: ``answered`` with ``result``, or ``notes`` saying why
-    the map answers instead."""
+    """What asking a server came to: ``answered`` with ``result``, or the map answers, with
+    ``fallback`` saying why (None when nothing fell back: ``source: 'map'``, servers off)."""
 
     answered: bool
     result: Any = None
-    notes: list[str] = field(default_factory=list)
+    fallback: Fallback | None = None
 
 
 # A request to the pool: ``call(pool, timeout)``.
@@ -94,15 +111,15 @@ async def ask_at(ws: Workspace, located: Located, source: str, what: str,
                  call_for: Callable[[Target], PoolCall], *, capability: str | None = None,
                  wide: bool = False) -> Live:
     """``ask`` about ``located`` (its position, else its node's name); with neither, the
-    map answers without a note. ``call_for(target)`` makes the request."""
+    map answers without a fallback. ``call_for(target)`` makes the request. Under ``auto``,
+    a place the map has from a file that changed since it was indexed is not asked about:
+    a server asked there would answer about whatever is there now."""
     target = target_of(located)
     if target is None:
         return Live(False)
     if located.stale and located.path is None and source == "auto":
-        # the map's place of the definition is out of date: a server asked there would
-        # answer about whatever is there now
-        return _from_map(ws, f"{target.path} changed since it was indexed (the map's place of "
-                             f"{located.name!r} may be off)", what)
+        return Live(False, fallback=Fallback("stale_place", "", what,
+                                             f"{target.path}\0{located.name}"))
     return await ask(ws, target, source, what, call_for(target), capability=capability,
                      wide=wide)
 
@@ -110,16 +127,10 @@ async def ask_at(ws: Workspace, located: Located, source: str, what: str,
 async def ask(ws: Workspace, target: Target, source: str, what: str, call: PoolCall,
               capability: str | None = None, wide: bool = False) -> Live:
     """Run ``call(pool, timeout)`` as ``source`` says. ``lsp`` raises what the server
-    could not do; ``auto`` turns it into a note and the map answers. ``capability`` is the
-    ``ServerCapabilities`` field the request needs (a server without it is not asked).
+    could not do; ``auto`` turns it into a fallback and the map answers. ``capability`` is
+    the ``ServerCapabilities`` field the request needs (a server without it is not asked).
     ``wide`` questions span files: their deadline is the long one, and ``auto`` does not
     ask them of a server still loading the workspace (its answer would be partial)."""
-    live = await _ask(ws, target, source, what, call, capability, wide)
-    return live if isinstance(live, Live) else Live(True, live)
-
-
-async def _ask(ws: Workspace, target: Target, source: str, what: str, call: PoolCall,
-               capability: str | None, wide: bool) -> Any:
     if source == "map":
         return Live(False)
     pool = ws.pool
@@ -134,22 +145,18 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
     server = family.servers[0].name if family and family.servers else "a language server"
     if source == "auto":
         if state == "idle" and not ws.lsp_background:
-            return _from_map(ws, f"source:'lsp' starts {server}")
+            return Live(False, fallback=Fallback("would_start", server))
         if state in ("idle", "starting"):
             pool.ensure(target.code, target.path)
-            return _from_map(ws, f"{server} is starting")
+            return Live(False, fallback=Fallback("starting", server))
         if state in ("not_installed", "disabled", "untrusted", "failed", "none"):
-            reason = {"not_installed": f"{server} is not installed ({family.install_hint})"
-                      if family else "no server is installed",
-                      "disabled": f"{server} is disabled by configuration",
-                      "untrusted": f"{family.untrusted if family else server}: it starts only "
-                                   "for a trusted project",
-                      "failed": f"{server} crashed repeatedly and is disabled",
-                      "none": "no language server serves this language"}[state]
-            return _from_map(ws, reason)
+            detail = (family.install_hint if family and state == "not_installed" else
+                      (family.untrusted or "") if family and state == "untrusted" else "")
+            return Live(False, fallback=Fallback(state, server if family else "", None,
+                                                 detail))
         if state == "warming" and wide:
             pool.ensure(target.code, target.path)  # a server loading lazily starts now
-            return _from_map(ws, f"{server} is still loading the workspace")
+            return Live(False, fallback=Fallback("loading", server))
         if state == "warming":
             timeout = min(timeout, WARMING_PATIENCE)
     try:
@@ -157,66 +164,64 @@ async def _ask(ws: Workspace, target: Target, source: str, what: str, call: Pool
                 pool.supports(target.code, capability) is False:
             raise LspUnavailable(f"{server} does not provide {what}", language=target.code,
                                  hint="Pass source:'map' for the map's answer.")
-        return await pool.run(call(pool, timeout))
+        return Live(True, await pool.run(call(pool, timeout)))
     except LspError as exc:
         if source == "lsp":
             raise
-        why = (f"{server} is still warming up" if state == "warming" and
-               isinstance(exc, LspTimeout) else exc.message)
+        if state == "warming" and isinstance(exc, LspTimeout):
+            return Live(False, fallback=Fallback("warming", server, what))
+        detail = exc.message
         if isinstance(exc, LspUnavailable) and exc.extra.get("file"):
-            why = f"{why.rstrip()} ({exc.hint})"  # no project for the file: what to run
-        return _from_map(ws, why, what)
+            detail = f"{detail.rstrip()} ({exc.hint})"  # no project for the file: what to run
+        return Live(False, fallback=Fallback("refused", server, what, detail))
 
 
-def _from_map(ws: Workspace, reason: str, what: str | None = None) -> Live:
-    """The map answers; why is said once per session (``source`` says it every time)."""
-    note = f"source:'map'{f' for {what}' if what else ''} because {reason}"
-    return Live(False, notes=[note] if ws.first_time(note) else [])
+@dataclass(frozen=True, slots=True)
+class ServerPlace:
+    """A place a server named, in the map's terms: the file (absolute when ``external``),
+    line, column and end line; the map's node when a definition's name is there; whether
+    the map's entry of the file is stale."""
+
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    external: bool = False
+    node: Node | None = None
+    stale: bool = False
 
 
-def _path_of(uri: str, root: Path) -> tuple[str, bool]:
-    """(repo-relative path, True) for a file under root; (absolute path, False) otherwise."""
-    parsed = urlparse(uri)
-    absolute = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(uri)
-    try:
-        return absolute.resolve().relative_to(root).as_posix(), True
-    except ValueError:
-        return str(absolute), False
-
-
-def from_range(uri: str, rng: T.Range, root: Path) -> tuple[str, bool, int, int, int, int]:
-    """(path, inside root, line, col, end line, end col) in the map's convention."""
-    path, inside = _path_of(uri, root)
-    return (path, inside, rng.start.line + 1, rng.start.character + 1, rng.end.line + 1,
-            rng.end.character + 1)
-
-
-def location_item(reader: MapReader, ws: Workspace, uri: str, rng: T.Range,
-                  node_cache: dict[str, Any] | None = None,
-                  fresh: Freshness | None = None) -> dict[str, Any]:
-    """An LSP location as an anchor, with the map's node id when a definition's name is
-    there; files outside the root are marked ``external``, files whose map entry is stale
-    (with ``fresh``) ``stale``."""
-    path, inside, line, col, end_line, _ = from_range(uri, rng, ws.root)
-    item: dict[str, Any] = {"file": path, "line": line, "col": col}
-    if end_line != line:
-        item["endLine"] = end_line
-    if not inside:
-        item["external"] = True
-        return item
+def located_at(reader: MapReader, root: Path, uri: str, rng: T.Range,
+               files: dict[str, FileStat | None], fresh: Freshness | None = None
+               ) -> ServerPlace:
+    """``uri`` and ``rng`` (a server's) as a :class:`ServerPlace`; ``files`` caches the
+    map's file rows across the places of one answer; with ``fresh``, a file that changed
+    since it was indexed is marked."""
+    where = place(uri, rng, root)
+    if not where.inside:
+        return ServerPlace(where.path, where.line, where.col, where.end_line, where.end_col,
+                           external=True)
+    stale = False
     if fresh is not None:
-        fresh.check({path})
-        fresh.mark(item, path)
-    stats = node_cache if node_cache is not None else {}
-    if path not in stats:
-        stats[path] = reader.file(path)
-    stat = stats[path]
-    if stat is not None:
-        node: Node | None = reader.def_at(stat.id, line, col)
-        if node is not None and node.name_line == line:
-            item["id"] = node.nid
-            item["kind"] = node.kind
-    return item
+        fresh.check({where.path})
+        stale = where.path in fresh.stale
+    if where.path not in files:
+        files[where.path] = reader.file(where.path)
+    stat = files[where.path]
+    node = reader.def_at(stat.id, where.line, where.col) if stat is not None else None
+    if node is not None and node.name_line != where.line:
+        node = None
+    return ServerPlace(where.path, where.line, where.col, where.end_line, where.end_col,
+                       node=node, stale=stale)
+
+
+def places(reader: MapReader, root: Path, result: Any,
+           fresh: Freshness | None = None) -> list[ServerPlace]:
+    """Every location of a definition/references result, placed (one cache of file rows)."""
+    files: dict[str, FileStat | None] = {}
+    return [located_at(reader, root, uri, rng, files, fresh)
+            for uri, rng in locations(result)]
 
 
 def locations(result: Any) -> list[tuple[str, T.Range]]:

@@ -14,7 +14,7 @@ from codenav.errors import BadArgs, MapNotBuilt
 from codenav.lsp.servers import families, withheld
 from codenav.paths import relative_path
 from codenav.tools.base import CallContext, ToolParams, ToolSpec
-from codenav.tools.common import relinking
+from codenav.tools.render import relinking
 from codenav.workspace import Workspace
 
 __all__ = ["MAP_REBUILD", "MAP_STATUS"]
@@ -171,6 +171,8 @@ async def map_rebuild(ws: Workspace, params: RebuildParams, ctx: CallContext) ->
 
 MAP_STATUS = ToolSpec(
     name="map_status",
+    order=1,
+    about_map=True,
     description="Is the map built and fresh: files by language, counts, last build, stale "
                 "files, watcher and language servers.",
     params=StatusParams,
@@ -182,6 +184,8 @@ MAP_STATUS = ToolSpec(
 
 MAP_REBUILD = ToolSpec(
     name="map_rebuild",
+    order=2,
+    about_map=True,
     description="Re-index changed files now (full: every file; paths: only some). Rarely "
                 "needed: answers refresh the files they touch.",
     params=RebuildParams,

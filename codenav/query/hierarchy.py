@@ -1,0 +1,268 @@
+"""Who calls what, and which types derive from which: from a language server when it can, else
+from the map's resolved edges (calls, inherits), as plain trees and lists."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from codenav.errors import SymbolNotFound
+from codenav.index.languages import by_code
+from codenav.lsp.convert import place
+from codenav.query.live import Target
+from codenav.query.locate import Located
+from codenav.store.read import MapReader, Node
+
+if TYPE_CHECKING:
+    from lsprotocol import types as T
+
+__all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "lsp_types",
+           "map_calls", "map_types", "root_node"]
+
+MAX_CALLS = 400  # nodes in one call tree, whatever the depth
+MAX_SITES = 5  # call sites listed per edge
+MAX_TYPES = 300
+_MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deeper
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    path: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A node a hierarchy names: the map's (``node``), or what a language server called it
+    (``server``: its name, kind, place and ``detail``; the map's node where the map has a
+    definition there; ``external`` outside the root)."""
+
+    node: Node | None
+    name: str
+    kind: str
+    path: str
+    line: int
+    col: int
+    server: bool = False
+    detail: str | None = None
+    external: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A caller (incoming) or callee (outgoing), where the calls are (``sites``: the first
+    ``MAX_SITES``, ``more_sites`` beyond), and its own calls one level further."""
+
+    other: Related
+    sites: tuple[Site, ...]
+    more_sites: int = 0
+    children: tuple[Call, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TypeEntry:
+    """A supertype or subtype, ``level`` steps away (1: direct)."""
+
+    related: Related
+    level: int
+
+
+def root_node(located: Located) -> Node:
+    if located.node is None:
+        raise SymbolNotFound(f"{located.name!r} is not a definition in the map",
+                             hint="Point at a function, method or class (map_search finds it).")
+    return located.node
+
+
+def _mapped(node: Node) -> Related:
+    return Related(node, node.name, node.kind, node.path, node.name_line, node.name_col)
+
+
+# ------------------------------------------------------------------------------ calls
+
+def map_calls(reader: MapReader, node: Node, direction: str, depth: int) -> list[Call]:
+    """Callers (incoming) or callees (outgoing) of ``node`` from the map's call edges, most
+    central first, ``depth`` levels deep."""
+    return _map_calls(reader, node, direction, depth, [MAX_CALLS], {node.id})
+
+
+def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget: list[int],
+               seen: set[int]) -> list[Call]:
+    sites = {other: [Site(hit.path, hit.line, hit.col) for hit in hits]
+             for other, hits in reader.call_sites(node.id, direction == "incoming").items()}
+    others = reader.nodes_by_id(sites)
+    ranked = sorted(others.values(), key=lambda n: (-n.hub, n.nid))
+    out = []
+    for other in ranked:
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        children: list[Call] = []
+        if depth > 1 and other.id not in seen:
+            seen.add(other.id)
+            children = _map_calls(reader, other, direction, depth - 1, budget, seen)
+        found = sites[other.id]
+        out.append(Call(_mapped(other), tuple(found[:MAX_SITES]),
+                        max(0, len(found) - MAX_SITES), tuple(children)))
+    return out
+
+
+def _server_item(reader: MapReader, root: Path, item: Any) -> Related:
+    """A server's hierarchy item as a Related: the map's node and kind where a definition's
+    name is at its place (the map's vocabulary, not the server's)."""
+    from lsprotocol import types as T  # lazily: 0.6 s to import
+    where = place(item.uri, item.selection_range, root)
+    kind = T.SymbolKind(item.kind).name.lower()
+    node = None
+    if where.inside:
+        stat = reader.file(where.path)
+        node = reader.def_at(stat.id, where.line, where.col) if stat is not None else None
+    return Related(node, item.name, node.kind if node is not None else kind, where.path,
+                   where.line, where.col, server=True, detail=item.detail or None,
+                   external=not where.inside)
+
+
+class _Clock:
+    """One deadline shared by every request of a hierarchy (prepare, then one per item)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.end = time.monotonic() + timeout
+
+    def left(self) -> float:
+        return self.end - time.monotonic()
+
+    def expired(self) -> bool:
+        return self.left() < _MIN_REQUEST_S
+
+
+async def _prepare(pool: Any, target: Target, method: str, params: Any, clock: _Clock) -> Any:
+    """The items a hierarchy starts from (``prepareCallHierarchy``/``prepareTypeHierarchy``)."""
+    return await pool.request(target.code, target.path, method,
+                              lambda uri: params(**target.at(uri)), timeout=clock.left(),
+                              wait_loaded=True)
+
+
+async def lsp_calls(pool: Any, target: Target, root: Path, reader: MapReader, direction: str,
+                    depth: int, timeout: float) -> list[Call]:
+    """A language server's call hierarchy, ``depth`` levels, within ``timeout`` for all."""
+    from lsprotocol import types as T  # lazily: 0.6 s to import
+    clock = _Clock(timeout)
+    prepared = await _prepare(pool, target, T.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY,
+                              T.CallHierarchyPrepareParams, clock)
+    if not prepared:
+        return []
+    budget = [MAX_CALLS]
+    method = (T.CALL_HIERARCHY_INCOMING_CALLS if direction == "incoming"
+              else T.CALL_HIERARCHY_OUTGOING_CALLS)
+
+    async def level(item: T.CallHierarchyItem, left: int, seen: set[str]) -> list[Call]:
+        params: Any = (T.CallHierarchyIncomingCallsParams(item=item) if direction == "incoming"
+                       else T.CallHierarchyOutgoingCallsParams(item=item))
+        calls = await pool.request(target.code, target.path, method, lambda _uri: params,
+                                   timeout=max(clock.left(), _MIN_REQUEST_S)) or []
+        out = []
+        for call in calls:
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+            other = call.from_ if direction == "incoming" else call.to
+            related = _server_item(reader, root, other)
+            # Incoming: ranges are in the caller; outgoing: in the item itself.
+            where = other.uri if direction == "incoming" else item.uri
+            ranges = list({(r.start.line, r.start.character): r
+                           for r in call.from_ranges}.values())
+            sites = []
+            for rng in ranges[:MAX_SITES]:
+                site = place(where, rng, root)
+                sites.append(Site(site.path, site.line, site.col))
+            key = f"{other.uri}#{other.selection_range.start.line}:{other.name}"
+            children: list[Call] = []
+            if left > 1 and key not in seen and not clock.expired():
+                seen.add(key)
+                children = await level(other, left - 1, seen)
+            out.append(Call(related, tuple(sites), max(0, len(ranges) - MAX_SITES),
+                            tuple(children)))
+        out.sort(key=lambda c: -(c.other.node.hub if c.other.node is not None else 0.0))
+        return out
+
+    return await level(prepared[0], depth, set())
+
+
+# ------------------------------------------------------------------------------ types
+
+def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
+    """Transitive supertypes or subtypes through the map's inheritance edges, nearest first,
+    each with its level."""
+    out: list[TypeEntry] = []
+    frontier, seen, level = [node], {node.id}, 0
+    while frontier and len(out) < MAX_TYPES and level < 10:
+        level += 1
+        found: dict[int, Node] = {}
+        for current in frontier:
+            if direction == "supertypes":
+                ids = [h.target_id for h in reader.refs_from(current.id)
+                       if h.kind == "inheritance" and h.target_id is not None]
+            else:
+                ids = [h.scope_id for h in reader.refs_to(current.id)
+                       if h.kind == "inheritance" and h.scope_id is not None]
+            others = list(reader.nodes_by_id(i for i in ids if i not in seen).values())
+            others += [n for n in _implicit(reader, current, direction) if n.id not in seen]
+            for other in others:
+                found[other.id] = other
+                seen.add(other.id)
+        frontier = sorted(found.values(), key=lambda n: (-n.hub, n.nid))
+        out += [TypeEntry(_mapped(n), level) for n in frontier]
+    return out[:MAX_TYPES]
+
+
+def _implicit(reader: MapReader, node: Node, direction: str) -> list[Node]:
+    """Where a language has no ``implements`` (Go): an interface's subtypes are the types
+    having all its methods, and a type's supertypes the interfaces it has all methods of."""
+    lang = by_code(node.lang)
+    if lang is None or not lang.implicit_interfaces or node.kind == "method":
+        return []
+    if direction == "subtypes":
+        if node.kind != "interface":
+            return []
+        return [n for n in reader.implementers(node.lang, reader.method_names(node))
+                if n.id != node.id]
+    return [n for n in reader.interfaces_of(node.lang, reader.method_names(node))
+            if n.id != node.id]
+
+
+async def lsp_types(pool: Any, target: Target, root: Path, reader: MapReader, direction: str,
+                    timeout: float) -> list[TypeEntry]:
+    """A language server's type hierarchy, level by level, within ``timeout`` for all."""
+    from lsprotocol import types as T  # lazily: 0.6 s to import
+    clock = _Clock(timeout)
+    prepared = await _prepare(pool, target, T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
+                              T.TypeHierarchyPrepareParams, clock)
+    if not prepared:
+        return []
+    method = (T.TYPE_HIERARCHY_SUPERTYPES if direction == "supertypes"
+              else T.TYPE_HIERARCHY_SUBTYPES)
+    out: list[TypeEntry] = []
+    frontier, seen, level = [prepared[0]], set(), 0
+    while frontier and len(out) < MAX_TYPES and level < 10 and not clock.expired():
+        level += 1
+        following = []
+        for item in frontier:
+            if clock.expired():
+                break
+            params: Any = (T.TypeHierarchySupertypesParams(item=item)
+                           if direction == "supertypes"
+                           else T.TypeHierarchySubtypesParams(item=item))
+            for other in await pool.request(target.code, target.path, method,
+                                            lambda _uri, p=params: p,
+                                            timeout=max(clock.left(), _MIN_REQUEST_S)) or []:
+                key = f"{other.uri}#{other.selection_range.start.line}:{other.name}"
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(TypeEntry(_server_item(reader, root, other), level))
+                following.append(other)
+        frontier = following
+    return out

@@ -1,0 +1,354 @@
+"""What a question is about: a node id, a position in a file, or a symbol name, resolved to
+the definition it means — with the files it rests on refreshed first — and the lookups every
+query shares (a definition's declarations, its uses, what encloses a use, path filters).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+
+from codenav.errors import (
+    BadArgs,
+    BadNodeId,
+    FileDeleted,
+    FileNotFound,
+    NodeNotFound,
+    SymbolNotFound,
+)
+from codenav.files import read_source
+from codenav.index.discover import MAX_FILE_BYTES
+from codenav.index.extract import identifier_at
+from codenav.index.languages import by_code, by_extension, language_of
+from codenav.index.overloads import parameter_types
+from codenav.paths import relative_path, require_nameable, require_relative
+from codenav.query.fresh import Freshness
+from codenav.query.source import file_lines
+from codenav.store.read import FileStat, MapReader, Node, RefHit
+from codenav.workspace import Workspace
+
+__all__ = ["MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID", "FileFilter", "Located",
+           "constructed", "constructors", "declarations_of", "family", "find_node", "locate",
+           "mapped_file", "parse_node_id", "references_of", "scope_names"]
+
+MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
+NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
+MODULE = "<module>"  # what encloses a use at the top level of a file
+MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
+
+def parse_node_id(raw: str) -> tuple[str, str, str | None]:
+    """(lang, path, qualified name or None); BAD_NODE_ID when ``raw`` is not an id."""
+    found = NODE_ID.match(raw.strip()) if raw else None
+    if not found:
+        raise BadNodeId(f"{raw[:120]!r} is not a node id")
+    require_nameable(found.group(2), "the id's path")
+    return found.group(1), found.group(2), found.group(3)
+
+
+def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, FileStat]:
+    """(repo-relative path, its FileStat) for a ``file`` argument, or the right error."""
+    path = relative_path(raw, ws.root, ws.force_root)
+    known = reader.file(path)
+    exists = (ws.root / path).is_file()
+    if known is None:
+        if exists and by_extension(path) is None:
+            raise FileNotFound(f"{path} is not a language codenav maps",
+                               hint="map_status lists the mapped languages.")
+        if exists:
+            raise FileNotFound(f"{path} is not in the map yet",
+                               hint="Run map_rebuild (it may be ignored by .gitignore).")
+        raise FileNotFound(f"{path} does not exist under the root")
+    if not exists:
+        raise FileDeleted(f"{path} was indexed but is gone from disk")
+    return path, known
+
+
+class FileFilter:
+    """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
+
+    def __init__(self, raw: str | None) -> None:
+        if raw:
+            require_relative(raw, "fileFilter")
+        self.raw = raw.strip().lstrip("./") if raw else None
+        if raw is not None and not self.raw and raw.strip() not in ("", ".", "./"):
+            raise BadArgs("fileFilter must be a path prefix like 'src/' or a glob like "
+                          "'src/**/*.py'")
+        self._glob = self.raw is not None and any(c in self.raw for c in "*?[")
+
+    def __call__(self, path: str) -> bool:
+        if not self.raw:
+            return True
+        if self._glob:
+            return fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
+                path, self.raw.replace("**/", ""))
+        return path.startswith(self.raw)
+
+
+@dataclass
+class Located:
+    """What a position-taking tool was pointed at."""
+
+    node: Node | None  # the definition meant
+    name: str  # the identifier at the position (or the node's name)
+    path: str | None = None  # the file of the position, when one was given
+    line: int | None = None
+    col: int | None = None
+    key: str | None = None  # an unresolved reference's key (binder grammar)
+    is_definition: bool = False  # the position is the definition's own name
+    others: list[Node] = field(default_factory=list)  # more definitions a symbol names
+    more: int = 0  # definitions named so beyond ``others``
+    stale: bool = False  # the node's file changed since it was indexed: its place may be off
+
+    def each(self) -> list[Located]:
+        """One target per definition the arguments name: this one, then ``others``."""
+        return [self, *(Located(node, node.name, is_definition=True) for node in self.others)]
+
+    def matches(self) -> int:
+        return 1 + len(self.others) + self.more
+
+
+def locate(ws: Workspace, reader: MapReader, fresh: Freshness, *, id: str | None = None,
+           file: str | None = None, line: int | None = None, col: int | None = None,
+           symbol: str | None = None) -> Located:
+    """Resolve ``id``, ``file`` + ``line`` (+ ``col``) or ``symbol`` (exactly one) to the
+    definition it means. The files of the definitions found are re-indexed first when they
+    changed and that is quick; one that could not be is noted in ``fresh`` and the result
+    is ``stale``."""
+    if id is not None:
+        node = find_node(ws, reader, id, fresh)
+        found = Located(node, node.name, is_definition=True)
+    elif symbol is not None:
+        found = _by_symbol(reader, symbol)
+        paths = sorted({c.node.path for c in found.each() if c.node is not None})
+        if ws.changed_on_disk(paths):  # positions may have moved: read the files again first
+            fresh.refresh(paths)
+            found = _by_symbol(ws.reader(), symbol)
+    else:
+        assert file is not None and line is not None
+        return _by_position(ws, reader, file, line, col, fresh)
+    found.stale = found.node is not None and found.node.path in fresh.stale
+    return found
+
+
+def find_node(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> Node:
+    """The node with id ``raw``, its file refreshed first: BAD_NODE_ID, OUT_OF_ROOT (before
+    the disk is touched), NODE_NOT_FOUND or FILE_DELETED otherwise."""
+    _, path, _ = parse_node_id(raw)
+    relative_path(path, ws.root, ws.force_root)  # OUT_OF_ROOT before touching the disk
+    if (ws.root / path).is_file():
+        fresh.refresh([path])
+    node = reader.node(raw.strip())
+    if node is None:
+        if reader.file(path) is not None and not (ws.root / path).is_file():
+            raise FileDeleted(f"{path} was indexed but is gone from disk")
+        raise NodeNotFound(f"{raw[:200]} is not in the map")
+    if not (ws.root / node.path).is_file():
+        raise FileDeleted(f"{node.path} was indexed but is gone from disk")
+    return node
+
+
+def _by_symbol(reader: MapReader, symbol: str) -> Located:
+    text = symbol.strip()
+    name = text.rsplit(".", 1)[-1]
+    matches = reader.nodes_named(name)
+    if "." in text:
+        matches = [n for n in matches if _qualified_as(n, text)]
+    if any(n.kind != "module" for n in matches):  # a file named like its class: the class
+        matches = [n for n in matches if n.kind != "module"]
+    if not matches:
+        raise SymbolNotFound(f"no definition named {text!r} in the map",
+                             hint="map_search finds near names (camelCase and snake_case "
+                                  "aware); the map may be stale (map_rebuild).")
+    exact = [n for n in matches if n.qname == text]
+    ranked = exact + [n for n in matches if n not in exact]
+    return Located(ranked[0], ranked[0].name, is_definition=True,
+                   others=ranked[1:MAX_CANDIDATES], more=max(0, len(ranked) - MAX_CANDIDATES))
+
+
+def _qualified_as(node: Node, text: str) -> bool:
+    """Whether ``text`` names ``node``: its qualified name or a tail of it
+    (``Session.request``), or its module's dotted path and its qualified name, whole or in
+    part either way (``cells.cell_len``, ``rich.cells.cell_len`` for ``cells.py#cell_len``
+    mapped from inside the package)."""
+    if node.qname == text or ("." + node.qname).endswith("." + text):
+        return True
+    module = node.path.rsplit(".", 1)[0].replace("/", ".")
+    for tail in (".__init__", ".index", ".mod"):
+        module = module.removesuffix(tail)
+    full = f"{module}.{node.qname}" if node.qname else module
+    return ("." + full).endswith("." + text) or ("." + text).endswith("." + full)
+
+
+def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int | None,
+                 fresh: Freshness) -> Located:
+    path, _ = mapped_file(ws, reader, raw)
+    fresh.refresh([path])
+    known = reader.file(path)
+    if known is None:  # removed by the refresh: it vanished from disk meanwhile
+        raise FileDeleted(f"{path} was indexed but is gone from disk")
+    if path in fresh.stale:  # changed, and not re-indexed now (another writer is busy)
+        raise SymbolNotFound(f"{path} changed since it was indexed and is being re-indexed: "
+                             "its positions cannot be read from the map yet",
+                             hint="Retry in a moment (map_status shows the watcher), or run "
+                                  "map_rebuild.")
+    if col is None:
+        col = _best_col(reader, ws, known.id, path, line)
+    node = reader.def_at(known.id, line, col)
+    if node is not None:
+        return Located(node, node.name, path, line, col, is_definition=True)
+    hit = reader.ref_at(known.id, line, col)
+    if hit is None:
+        word = _identifier_at(ws, path, line, col)
+        if word is not None:  # an identifier the map does not keep: a local name
+            return Located(None, word[0], path, line, word[1])
+        raise SymbolNotFound(
+            f"no identifier at {path}:{line}:{col}",
+            hint=_nearby(reader, known.id, line) or "map_outline lists the file's symbols.")
+    name, _kind, start, target, key = hit
+    target_node = reader.node_by_id(target) if target is not None else None
+    return Located(target_node, name, path, line, start, key=key)
+
+
+def _identifier_at(ws: Workspace, path: str, line: int, col: int) -> tuple[str, int] | None:
+    """The identifier covering (line, UTF-16 col) in the file on disk, and where it starts."""
+    data = read_source(ws.root, path, MAX_FILE_BYTES)
+    if data is None:
+        return None
+    lang = language_of(path, data)
+    return identifier_at(lang, data, line, col) if lang is not None else None
+
+
+def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: int) -> int:
+    """Without a column: the definition named on the line, else the first identifier there
+    that resolves to a definition, else the first identifier."""
+    col = _first_symbol_col(ws, path, line)
+    if reader.def_at(file_id, line, col) is not None:
+        return col
+    resolving = reader.first_resolved_ref(file_id, line)
+    return resolving if resolving is not None else col
+
+
+def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:
+    text = file_lines(ws.root, path)
+    if not 1 <= line <= len(text):
+        return 1
+    found = re.search(r"[^\W\d]", text[line - 1])
+    if found is None:
+        return 1
+    # Skip the keywords that start definitions, so `def save` points at `save`.
+    keyword = re.match(r"\s*(?:async\s+)?(?:def|class|function|func|fn|struct|interface|"
+                       r"type|enum|trait|impl)\s+(?=[^\W\d])", text[line - 1])
+    index = keyword.end() if keyword else found.start()
+    return len(text[line - 1][:index].encode("utf-16-le")) // 2 + 1
+
+
+def _nearby(reader: MapReader, file_id: int, line: int) -> str:
+    around = reader.enclosing(file_id, line)
+    if around is None:
+        return ""
+    return (f"Line {line} is inside {around.nid} (lines {around.line}-{around.end_line}); "
+            f"its name is at line {around.name_line}, col {around.name_col}.")
+
+
+
+# ---------------------------------------------------------------------- shared lookups
+
+def family(code: str) -> str:
+    """The language family of a language code (TypeScript, TSX and JavaScript are one)."""
+    lang = by_code(code)
+    return (lang.modules or lang.code) if lang is not None else code
+
+
+def declarations_of(reader: MapReader, node: Node) -> list[Node]:
+    """Every declaration of one symbol: its namesakes in its scope (a property and its
+    setter) and, where the language's references say so (TypeScript), the members it
+    overrides or implements and those overriding it."""
+    found = reader.family(node)
+    lang = by_code(node.lang)
+    if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
+        found = [other for other in found
+                 if (other.kind in lang.tag_kinds) == (node.kind in lang.tag_kinds)]
+    if lang is not None and lang.overloads == "distinct" and len(found) > 1:
+        found = [other for other in found if _same_declaration(other, node)]
+    if lang is not None and lang.predefined and len(found) > 1:  # `#ifdef _WIN32 typedef …`
+        out = reader.compiled_out(found)
+        found = [other for other in found if other.id == node.id or other.id not in out]
+    if lang is not None and lang.related_members and node.kind in MEMBER_KINDS and \
+            node.name != lang.constructor:
+        found += [other for other in reader.related_members(node)
+                  if other.kind in MEMBER_KINDS]
+    return found
+
+
+def _same_declaration(other: Node, node: Node) -> bool:
+    """Whether two namesakes in one scope declare one symbol in a language whose overloads
+    are distinct (a C++ prototype and its definition), not two (two overloads, a field and
+    a method)."""
+    callable_kinds = ("function", "method", "constructor")
+    if (other.kind in callable_kinds) != (node.kind in callable_kinds):
+        return False
+    return node.kind not in callable_kinds or \
+        parameter_types(other.signature) == parameter_types(node.signature)
+
+
+def constructors(reader: MapReader, node: Node) -> list[int]:
+    """For a class of a language with distinct overloads, its constructors: a call of the
+    class (``new Foo(1)``) is linked to the constructor it runs, and is a use of the class
+    too."""
+    lang = by_code(node.lang)
+    if lang is None or lang.overloads != "distinct" or node.kind not in lang.containers:
+        return []
+    return [child.id for child in reader.children(node.id)
+            if child.name == node.name and child.kind in ("method", "constructor")]
+
+
+def constructed(node: Node) -> int | None:
+    """For a constructor, its class: calls of the class (``Foo()``, ``new Foo()``) are uses
+    of the constructor too (what a language server reports). A constructor is what the
+    language names one (``__init__``, ``constructor``), a ``constructor`` node (Java, C#), or
+    a method named like its class (C++). Not where overloads are distinct: there a call of
+    the class is linked to the constructor that fits it."""
+    if node.parent_id is None or node.kind not in ("method", "constructor"):
+        return None
+    lang = by_code(node.lang)
+    if lang is not None and lang.overloads == "distinct":
+        return None
+    scope = node.qname.split(".")
+    if node.kind == "constructor" or (lang is not None and node.name == lang.constructor) \
+            or (len(scope) >= 2 and scope[-2] == node.name):
+        return node.parent_id
+    return None
+
+
+def references_of(reader: MapReader, node: Node) -> list[RefHit]:
+    """Uses of a symbol: of every declaration of it, and for a constructor the calls of its
+    class."""
+    return reader.uses_in([member.id for member in declarations_of(reader, node)] +
+                          constructors(reader, node),
+                          constructed(node))
+
+
+
+# Kinds that hold a value rather than code: a use inside one (``x = f()``) is shown as in the
+# function, class or module around it.
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value", "variant"})
+
+
+def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:
+    """What a reference is ``in``, by its scope id: the enclosing function, method or class
+    by qualified name, or ``<module>`` at the top level of a file."""
+    nodes = reader.nodes_by_id(ids)
+    for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
+        wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
+                  n.parent_id is not None and n.parent_id not in nodes}
+        if not wanted:
+            break
+        nodes.update(reader.nodes_by_id(wanted))
+    out: dict[int, str] = {}
+    for scope in ids:
+        node = nodes.get(scope)
+        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None:
+            node = nodes.get(node.parent_id)
+        out[scope] = node.qname if node is not None and node.qname else MODULE
+    return out

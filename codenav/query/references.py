@@ -1,0 +1,276 @@
+"""A definition's references as one page, from the map, a language server, or both.
+
+The map counts a symbol's references per file in SQL and reads them row by row only for the
+files of the page asked for (``offset``, ``room``). A language server's references are merged
+with the map's, not picked over them: every reference either knows is on the page, each with
+its provenance — a reference the map matched by name alone (its receiver's type unknown) is
+marked ``name``; one only the map has while a server answered for the symbol is marked
+``map`` (the server did not confirm it: a file outside its project, or not a use after all).
+What the server alone reports needs no mark: it is a use by the types.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from codenav.query.fresh import Freshness
+from codenav.query.live import ServerPlace
+from codenav.query.locate import (
+    MODULE,
+    FileFilter,
+    constructed,
+    constructors,
+    declarations_of,
+    scope_names,
+)
+from codenav.query.source import Lines
+from codenav.store.read import MapReader, Node
+
+__all__ = ["GUESSED", "MAP_ONLY", "FileReferences", "Reference", "ReferencePage",
+           "map_references", "merged_references", "server_references"]
+
+GUESSED = "name"  # matched by name alone: the receiver's type is unknown
+MAP_ONLY = "map"  # the map's alone: a language server answered and did not report it
+
+# A reference while a page is assembled: (line, col, kind, scope id, name, mark).
+_Row = tuple[int, int, str, int | None, str, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One use: where (1-based line, UTF-16 column), its kind (``call``, ``attribute``,
+    ``import`` …; ``reference`` for a server's use the map does not have), what encloses it
+    (a qualified name, ``MODULE`` at the top level), the name as written, its code line, and
+    its mark (None: confirmed)."""
+
+    line: int
+    col: int
+    kind: str
+    scope: str
+    name: str
+    code: str | None
+    mark: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileReferences:
+    path: str
+    refs: tuple[Reference, ...]
+    stale: bool = False  # the file changed since it was indexed: its lines may have moved
+
+
+@dataclass(frozen=True, slots=True)
+class ReferencePage:
+    """A page of one definition's references: files by how many they hold, then path."""
+
+    node: Node | None  # None: a server's answer about a name the map does not define
+    name: str
+    total: int
+    files: int
+    offset: int
+    shown: tuple[FileReferences, ...]
+    source: str  # map, lsp, lsp+map
+    marks: Mapping[str, int] = field(default_factory=dict)  # of the total, per mark
+    external: int = 0  # a server's references outside the root (not listed)
+    unsearched: int = 0  # source lsp: files the map has references in the server left out
+
+    def count(self) -> int:
+        """References on this page."""
+        return sum(len(f.refs) for f in self.shown)
+
+
+def _page(counts: Mapping[str, int], offset: int, room: int) -> list[tuple[str, int, int]]:
+    """(path, skip, take) of each file on a page: files by count then path, the first
+    ``offset`` references skipped, at most ``room`` taken."""
+    out = []
+    for path in sorted(counts, key=lambda p: (-counts[p], p)):
+        if room <= 0:
+            break
+        if offset >= counts[path]:
+            offset -= counts[path]
+            continue
+        take = min(counts[path] - offset, room)
+        out.append((path, offset, take))
+        room -= take
+        offset = 0
+    return out
+
+
+@dataclass
+class _MapSide:
+    """What the map knows of a definition's references, before any is read row by row."""
+
+    counts: Counter[str]
+    declared: dict[str, list[_Row]]
+    members: list[int]
+    calls_of: int | None
+
+
+def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilter) -> _MapSide:
+    """Per-file counts of one definition's references (counted in SQL), the other
+    declarations to list with them, and what ``uses_in`` needs to read them."""
+    declarations = declarations_of(reader, node)
+    members = [member.id for member in declarations] + constructors(reader, node)
+    calls_of = constructed(node)
+    declared: dict[str, list[_Row]] = defaultdict(list)  # other declarations (a setter …)
+    for other in declarations:
+        if (other.id != node.id or declaration) and files(other.path):
+            declared[other.path].append((other.name_line, other.name_col, "declaration",
+                                         other.parent_id, other.name, None))
+    counts = Counter({path: count for path, count in
+                      reader.uses_per_file(members, calls_of, declaration, False).items()
+                      if files(path)})
+    for path, rows in declared.items():
+        counts[path] += len(rows)
+    return _MapSide(counts, declared, members, calls_of)
+
+
+def _map_rows(reader: MapReader, side: _MapSide, paths: list[str],
+              declaration: bool) -> dict[str, dict[tuple[int, int], _Row]]:
+    """The map's references in ``paths``, by position (guesses marked)."""
+    found: dict[str, dict[tuple[int, int], _Row]] = {
+        path: {(r[0], r[1]): r for r in side.declared.get(path, ())} for path in paths}
+    for hit in reader.uses_in(side.members, side.calls_of, paths, declaration, False):
+        found[hit.path].setdefault((hit.line, hit.col), (
+            hit.line, hit.col, hit.kind, hit.scope_id, hit.name,
+            GUESSED if hit.guessed else None))
+    return found
+
+
+def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,
+                   files: FileFilter, declaration: bool, offset: int, room: int) -> ReferencePage:
+    """The map's page of ``node``'s references: ``offset`` skipped, at most ``room`` read."""
+    side = _map_side(reader, node, declaration, files)
+    page = _page(side.counts, offset, room)
+    found = _map_rows(reader, side, [path for path, _, _ in page], declaration)
+    shown = [(path, sorted(found[path].values())[skip: skip + take])
+             for path, skip, take in page]
+    guessed = reader.guessed_uses(side.members) if side.members else 0
+    return _assemble(reader, lines, fresh, node, node.name, sum(side.counts.values()),
+                     len(side.counts), offset, shown, "map",
+                     {GUESSED: guessed} if guessed else {})
+
+
+def server_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | None,
+                      name: str, places: list[ServerPlace], *, files: FileFilter,
+                      declaration: bool, offset: int, room: int) -> ReferencePage:
+    """A language server's references alone (``source: 'lsp'``), shown like the map's (with
+    the map's kind and enclosing definition where the map has that use too); ``unsearched``
+    counts the files the map has references in and the server left out."""
+    by_file, external = _server_rows(reader, places, files)
+    unsearched = 0
+    if node is not None:
+        side = _map_side(reader, node, declaration, files)
+        unsearched = sum(1 for path in side.counts if path not in by_file)
+    counts = {path: len(rows) for path, rows in by_file.items()}
+    shown = [(path, sorted(by_file[path].values())[skip: skip + take])
+             for path, skip, take in _page(counts, offset, room)]
+    page = _assemble(reader, lines, fresh, node, name, sum(counts.values()), len(counts),
+                     offset, shown, "lsp", {})
+    return replace(page, external=external, unsearched=unsearched)
+
+
+def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node,
+                      places: list[ServerPlace], *, files: FileFilter, declaration: bool,
+                      offset: int, room: int) -> ReferencePage:
+    """A language server's references and the map's, merged (``source: 'auto'``): every
+    position either has, once; the map's alone marked ``map``, its guesses the server did
+    not confirm ``name``."""
+    server, external = _server_rows(reader, places, files)
+    side = _map_side(reader, node, declaration, files)
+    both_files = sorted(set(server) & set(side.counts))
+    mapped = _map_rows(reader, side, both_files, declaration)
+    guesses = reader.guessed_positions(side.members) if side.members else set()
+    counts: dict[str, int] = {}
+    merged: dict[str, dict[tuple[int, int], _Row]] = {}
+    confirmed = 0
+    for path in set(server) | set(side.counts):
+        theirs, ours = server.get(path, {}), mapped.get(path)
+        if ours is None:  # one side only: counted without reading the other's rows
+            counts[path] = len(theirs) if theirs else side.counts[path]
+            if theirs:
+                merged[path] = theirs
+            continue
+        rows = {pos: _confirm(row, theirs.get(pos)) for pos, row in ours.items()}
+        confirmed += sum(1 for pos in ours if pos in theirs)
+        for pos, row in theirs.items():
+            rows.setdefault(pos, row)
+        merged[path] = rows
+        counts[path] = len(rows)
+    page = _page(counts, offset, room)
+    need = [path for path, _, _ in page if path not in merged]  # the map's alone
+    for path, rows in _map_rows(reader, side, need, declaration).items():
+        merged[path] = {pos: _only_mapped(row) for pos, row in rows.items()}
+    shown = [(path, sorted(merged[path].values())[skip: skip + take])
+             for path, skip, take in page]
+    map_total = sum(side.counts.values())
+    server_positions = {(path, pos) for path, rows in server.items() for pos in rows}
+    unconfirmed_guesses = sum(1 for path, line, col in guesses
+                              if (path, (line, col)) not in server_positions and files(path))
+    marks = {MAP_ONLY: map_total - confirmed - unconfirmed_guesses,
+             GUESSED: unconfirmed_guesses}
+    page_out = _assemble(reader, lines, fresh, node, node.name, sum(counts.values()),
+                         len(counts), offset, shown,
+                         "lsp+map" if map_total > confirmed else "lsp",
+                         {k: v for k, v in marks.items() if v})
+    return replace(page_out, external=external)
+
+
+def _confirm(ours: _Row, theirs: _Row | None) -> _Row:
+    """The map's row of a position: a guess the server confirmed loses its mark; one the
+    server did not report is the map's alone."""
+    if theirs is not None:
+        return (*ours[:5], None)
+    return _only_mapped(ours)
+
+
+def _only_mapped(row: _Row) -> _Row:
+    return (*row[:5], row[5] or MAP_ONLY)
+
+
+def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
+                 ) -> tuple[dict[str, dict[tuple[int, int], _Row]], int]:
+    """A server's references by file and position, with the map's kind, name and enclosing
+    node where the map has that use; and how many lie outside the root."""
+    by_file: dict[str, dict[tuple[int, int], _Row]] = defaultdict(dict)
+    external = 0
+    stats = {}
+    for where in places:
+        if where.external:
+            external += 1
+            continue
+        if not files(where.path):
+            continue
+        if where.path not in stats:
+            stats[where.path] = reader.file(where.path)
+        stat = stats[where.path]
+        hit = reader.ref_at(stat.id, where.line, where.col) if stat is not None else None
+        scope = None
+        if stat is not None:
+            around = reader.enclosing(stat.id, where.line)
+            scope = around.id if around is not None else None
+        by_file[where.path][(where.line, where.col)] = (
+            where.line, where.col, hit[1] if hit else "reference", scope,
+            hit[0] if hit else "", None)
+    return dict(by_file), external
+
+
+def _assemble(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | None, name: str,
+              total: int, files: int, offset: int, shown: list[tuple[str, list[_Row]]],
+              source: str, marks: Mapping[str, int]) -> ReferencePage:
+    """The page: enclosing definitions by name, code lines, stale files."""
+    scopes = scope_names(reader, {row[3] for _, rows in shown for row in rows
+                                  if row[3] is not None})
+    fresh.check({path for path, _ in shown})
+    out = []
+    for path, rows in shown:
+        refs = tuple(Reference(line, col, kind, scopes.get(scope, MODULE)
+                               if scope is not None else MODULE, used,
+                               lines.line(path, line), mark)
+                     for line, col, kind, scope, used, mark in rows)
+        out.append(FileReferences(path, refs, path in fresh.stale))
+    return ReferencePage(node, name, total, files, offset, tuple(out), source, dict(marks))
+
+

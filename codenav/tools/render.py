@@ -1,0 +1,541 @@
+"""The renderer: query results (``codenav/query``) as answers — data, cuts, tiers and the
+words an agent reads. The only code that knows the row format (``rows.py`` writes and
+parses rows; this module decides which row each item becomes), the cheaper renderings an
+answer degrades through, and every warning's wording.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from posixpath import dirname
+from typing import Any
+
+from codenav.envelope import EVERY, Answer, Cut, Page, Tier
+from codenav.query.checks import Diagnostic, Edit
+from codenav.query.fresh import Freshness
+from codenav.query.hierarchy import Call, Related, TypeEntry
+from codenav.query.live import Fallback, ServerPlace
+from codenav.query.locate import MODULE, Located
+from codenav.query.outline import Entry
+from codenav.query.references import GUESSED, MAP_ONLY, FileReferences, ReferencePage
+from codenav.query.source import Lines
+from codenav.store.read import Node
+from codenav.tools.rows import (
+    Detail,
+    line_row,
+    node_row,
+    outline_row,
+    place,
+    ref_row,
+    related_head,
+    related_row,
+)
+from codenav.workspace import Workspace
+
+__all__ = ["anchor", "calls_rendered", "diagnostic_row", "edit_rows", "fallback_notes",
+           "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings", "more_warning",
+           "outline_answer", "references_answer", "references_cut", "references_section",
+           "relinking", "server_definition", "several_warning", "summary", "types_rendered"]
+
+
+# ----------------------------------------------------------------------------- nodes
+
+def anchor(path: str, line: int, col: int, end_line: int | None = None,
+           snippet: str | None = None) -> dict[str, Any]:
+    """An anchor as docs/contract.md §2 draws it."""
+    out: dict[str, Any] = {"file": path, "line": line, "col": col}
+    if end_line is not None and end_line != line:
+        out["endLine"] = end_line
+    if snippet is not None:
+        out["snippet"] = snippet
+    return out
+
+
+def hub(score: float) -> float:
+    """A hub score as shown: three significant digits (scores span orders of magnitude)."""
+    return float(f"{score:.3g}")
+
+
+def summary(node: Node, fresh: Freshness | None = None) -> dict[str, Any]:
+    """A node in a list: id, kind, signature, where its name is, hub score."""
+    item: dict[str, Any] = {"id": node.nid, "kind": node.kind}
+    if node.signature:
+        item["signature"] = node.signature
+    item["anchor"] = anchor(node.path, node.name_line, node.name_col, node.end_line)
+    item["hub"] = hub(node.hub)
+    return fresh.mark(item, node.path) if fresh is not None else item
+
+
+def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
+           notes: dict[str, Any] | None = None, signature: bool = True,
+           whole: bool = True) -> Any:
+    """A node in a list: its row (``detail`` compact; without its signature unless
+    ``signature``, with only its name's line unless ``whole``) or its summary object (full),
+    with ``notes`` (``level``, ``in`` …) and a stale mark."""
+    stale = fresh is not None and node.path in fresh.stale
+    if detail == "full":
+        item = summary(node)
+        item.update(notes or {})
+        if stale:
+            item["stale"] = True
+        return item
+    return node_row(node, signature,
+                    notes={**(notes or {}), **({"stale": "true"} if stale else {})}, whole=whole)
+
+
+# ----------------------------------------------------------------------------- words
+
+def relinking(ws: Workspace) -> str:
+    """What a pending whole relink means for an answer, and when it ends."""
+    if ws.watcher is not None:
+        return ("Files changed moments ago; the map links every file again in a few seconds, "
+                "once edits pause")
+    return "Files changed since the last whole link; map_rebuild links every file again"
+
+
+def freshness_warnings(fresh: Freshness) -> list[str]:
+    """What an answer's freshness means for it, said once per answer."""
+    out = []
+    if fresh.stale:
+        out.append(f"{len(fresh.stale)} file(s) changed since the last index; their nodes "
+                   "carry stale:true (map_rebuild refreshes them).")
+    if fresh.relinking():  # right, but maybe not all there yet
+        out.append(relinking(fresh.ws) + ": uses of names defined moments ago may be "
+                                         "missing.")
+    return out
+
+
+_FALLBACK_REASONS = {
+    "would_start": "source:'lsp' starts {server}",
+    "starting": "{server} is starting",
+    "disabled": "{server} is disabled by configuration",
+    "failed": "{server} crashed repeatedly and is disabled",
+    "none": "no language server serves this language",
+    "loading": "{server} is still loading the workspace",
+    "warming": "{server} is still warming up",
+}
+
+
+def _reason(fallback: Fallback) -> str:
+    why, server, detail = fallback.why, fallback.server, fallback.detail
+    if why == "not_installed":
+        return f"{server} is not installed ({detail})" if server else "no server is installed"
+    if why == "untrusted":
+        return f"{detail or server}: it starts only for a trusted project"
+    if why == "stale_place":
+        path, _, name = detail.partition("\0")
+        return f"{path} changed since it was indexed (the map's place of {name!r} may be off)"
+    if why == "refused":
+        return detail
+    return _FALLBACK_REASONS[why].format(server=server)
+
+
+def fallback_notes(ws: Workspace, fallback: Fallback | None) -> list[str]:
+    """Why the map answered instead of a language server: said once per session (``source``
+    says it on every answer)."""
+    if fallback is None:
+        return []
+    what = f" for {fallback.what}" if fallback.what else ""
+    note = f"source:'map'{what} because {_reason(fallback)}"
+    return [note] if ws.first_time(note) else []
+
+
+def more_warning(located: Located) -> list[str]:
+    """The warning for definitions a name matched beyond those answered."""
+    if not located.more:
+        return []
+    return [f"{located.matches()} definitions match {located.name!r}; the best "
+            f"{located.matches() - located.more} are answered. Pass id or a qualified name "
+            f"('Class.{located.name}') to pick one."]
+
+
+def several_warning(located: Located, what: str) -> list[str]:
+    """Said when a name several definitions share is answered for each of them."""
+    return [f"{located.matches()} definitions are named {located.name!r}: the {what} of "
+            "each follow, best first", *more_warning(located)]
+
+
+def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:
+    """What the marks on reference rows mean, for the marks an answer has."""
+    out = []
+    if marks.get(GUESSED):
+        out.append(f"{marks[GUESSED]} reference(s) marked [{GUESSED}] were matched by name "
+                   "only (the receiver's type is unknown): check them, or pass source:'lsp'")
+    if marks.get(MAP_ONLY):
+        out.append(f"{marks[MAP_ONLY]} reference(s) marked [{MAP_ONLY}] are the map's alone: "
+                   "the language server did not report them (a file outside its project, or "
+                   "not a use after all)")
+    return out
+
+
+# ------------------------------------------------------------------------ references
+
+def _renames(code: str, name: str) -> bool:
+    """Whether an import line binds ``name`` under another name (``name as other``)."""
+    return re.search(rf"(?<![\w$]){re.escape(name)}\s+as\s", code) is not None
+
+
+def _common_kind(page: ReferencePage) -> str:
+    kinds = Counter(ref.kind for f in page.shown for ref in f.refs)
+    return max(kinds, key=lambda k: (kinds[k], k == "call")) if kinds else "call"
+
+
+def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]:
+    """A file's references as rows: with their code lines (``code``; an import of ``name``
+    under its own name has none: its kind and place say it all), or with their line and
+    what encloses them only."""
+    items: list[Any] = []
+    above = MODULE  # a row's `in` is left out when the row above has it
+    for ref in refs.refs:
+        line = ref.code if code else None
+        if line is not None and ref.kind == "import" and ref.name == name and \
+                not _renames(line, name):
+            line = None
+        items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
+                             ref.scope if ref.scope != above else None, line, ref.name,
+                             common, ref.mark))
+        above = ref.scope
+    return items
+
+
+def _lines(refs: FileReferences) -> list[Any]:
+    """A file's references as their lines only: a number each, a row (``"57 [name]"``) when
+    marked."""
+    return [line_row(ref.line, ref.mark) for ref in refs.refs]
+
+
+def _full(refs: FileReferences) -> list[dict[str, Any]]:
+    items = []
+    for ref in refs.refs:
+        item: dict[str, Any] = {"line": ref.line, "col": ref.col, "kind": ref.kind,
+                                "in": ref.scope}
+        if ref.mark:
+            item["mark"] = ref.mark
+        if ref.code is not None:
+            item["snippet"] = ref.code
+        items.append(item)
+    return items
+
+
+def references_section(page: ReferencePage, symbol: Any, detail: Detail,
+                       rendering: str = "code") -> dict[str, Any]:
+    """One definition's page of references as shown: rows per file with their code
+    (``rendering`` code), with their line and enclosing name only (``names``), or as lines
+    (``lines``); objects with ``detail`` full."""
+    common = _common_kind(page)
+    name = page.node.name if page.node is not None else page.name
+    grouped: dict[str, list[Any]] = {}
+    for refs in page.shown:
+        if detail == "full":
+            grouped[refs.path] = _full(refs)
+        elif rendering == "lines":
+            grouped[refs.path] = _lines(refs)
+        else:
+            grouped[refs.path] = _rows(refs, common, name, rendering == "code")
+    out: dict[str, Any] = {"symbol": symbol, "total": page.total}
+    if detail == "full":
+        out["files"] = page.files
+    elif common != "call":  # rows say their kind when it is not refKind (call by default)
+        out["refKind"] = common
+    stale = [refs.path for refs in page.shown if refs.stale]
+    if stale:  # changed on disk since they were indexed: their lines may have moved
+        out["staleFiles"] = sorted(stale)
+    out["references"] = grouped
+    return out
+
+
+def references_cut(page: ReferencePage, next_page: Page | None,
+                   path: tuple[str | int, ...]) -> Cut:
+    """How a page of references is cut: its rows in order, continued by ``next_page``; the
+    note's narrowing step scopes to the folder of the first file."""
+    first = page.shown[0].path if page.shown else ""
+    folder = dirname(first)
+    hint = f"Pass fileFilter:'{folder}/' to scope results" if folder else \
+        "Pass fileFilter:'<folder>/' to scope results"
+    return Cut("references", path, hint, page=next_page,
+               omitted=max(0, page.total - page.offset - page.count()))
+
+
+def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_page: Page,
+                      warnings: list[str], extra: dict[str, Any] | None = None) -> Answer:
+    """One definition's references, degrading by tiers before anything is dropped: rows with
+    their code, then rows with their line and enclosing name, then lines per file."""
+    def data(rendering: str) -> dict[str, Any]:
+        return {**references_section(page, symbol, detail, rendering), **(extra or {})}
+
+    cut = references_cut(page, next_page, ("references", EVERY))
+    tiers = []
+    if detail != "full" and page.count():
+        coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
+        tiers = [Tier(data("names"), "code", coded, f"the code lines of {coded} references "
+                      "(listed with their line and enclosing definition)",
+                      "Pass fileFilter to see fewer with their code", cuts=[cut]),
+                 Tier(data("lines"), "rows", page.count(), f"what encloses {page.count()} "
+                      "references (listed by line)", "Pass fileFilter to see fewer in rows",
+                      cuts=[cut])]
+    return Answer(data("code"), cuts=[cut], elide=("snippet",), tiers=tiers,
+                  warnings=warnings + mark_warnings(page.marks))
+
+
+# ----------------------------------------------------------------------- definitions
+
+def server_definition(where: ServerPlace, lines: Lines, detail: Detail,
+                      fresh: Freshness) -> Any:
+    """A definition a language server named: the map's node row where the map has it, else
+    its place and code line (``external`` outside the root; ``stale`` where the map's entry
+    of its file is)."""
+    if detail != "full" and where.node is not None:
+        return listed(where.node, detail, fresh)
+    row = place(where.path, where.line, where.col)
+    if where.external:
+        if detail == "full":
+            return {"file": where.path, "line": where.line, "col": where.col,
+                    **({"endLine": where.end_line} if where.end_line != where.line else {}),
+                    "external": True}
+        return f"{row} (external)"
+    snippet = lines.line(where.path, where.line)
+    if detail == "full":
+        item: dict[str, Any] = {"file": where.path, "line": where.line, "col": where.col}
+        if where.end_line != where.line:
+            item["endLine"] = where.end_line
+        if where.stale:
+            item["stale"] = True
+        if where.node is not None:
+            item["id"] = where.node.nid
+            item["kind"] = where.node.kind
+        if snippet is not None:
+            item["snippet"] = snippet
+        return item
+    return f"{row} | {snippet}" if snippet else row
+
+
+def map_hover(node: Node, parent: Node | None, detail: Detail, fresh: Freshness
+              ) -> dict[str, Any]:
+    """What the map knows of a definition: its whole signature, kind, place, first doc line
+    and ``parent``."""
+    if detail == "full":
+        item = summary(node, fresh)
+        item["qualifiedName"] = node.qname
+        if node.doc:
+            item["doc"] = node.doc
+        if parent is not None and parent.kind != "module":
+            item["parent"] = parent.nid
+        return item
+    out: dict[str, Any] = {"id": node.nid, "kind": node.kind,
+                           "at": place(node.path, node.name_line, node.name_col)}
+    if node.signature:
+        out["signature"] = node.signature
+    if node.doc:
+        out["doc"] = node.doc
+    if parent is not None and parent.kind != "module":
+        out["parent"] = parent.nid
+    return fresh.mark(out, node.path)
+
+
+# ----------------------------------------------------------------------- hierarchies
+
+def _related_full(related: Related) -> dict[str, Any]:
+    """A related node as an object: the map's summary of it (map answers), or what the
+    server called it with the map's id, kind and hub score where the map has it."""
+    node = related.node
+    if not related.server and node is not None:
+        return {"id": node.nid, "kind": node.kind,
+                "anchor": anchor(node.path, node.name_line, node.name_col), "hub": hub(node.hub)}
+    out: dict[str, Any] = {"name": related.name, "kind": related.kind,
+                           "anchor": anchor(related.path, related.line, related.col)}
+    if related.detail:
+        out["detail"] = related.detail
+    if related.external:
+        out["external"] = True
+    elif node is not None:
+        out["id"] = node.nid
+        out["hub"] = hub(node.hub)
+    return out
+
+
+def _related_head(related: Related, symbol: Node | None) -> str:
+    """A related node as a row's head: a related row's where the map has it, else its
+    place, kind and name (``(external)`` outside the root)."""
+    if related.node is not None:
+        return related_head(related.node.nid, related.node.kind, related.line, symbol)
+    row = f"{place(related.path, related.line, related.col)} {related.kind} {related.name}"
+    return row + (" (external)" if related.external else "")
+
+
+def _call_full(call: Call) -> dict[str, Any]:
+    item = _related_full(call.other)
+    item["callSites"] = [anchor(site.path, site.line, site.col) for site in call.sites]
+    if call.more_sites:
+        item["moreCallSites"] = call.more_sites
+    if call.children:
+        item["children"] = [_call_full(child) for child in call.children]
+    return item
+
+
+def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -> list[Any]:
+    """Calls as shown: objects (``detail`` full), else related rows with ``at:`` the lines
+    of the call sites (in the caller for incoming calls, in the callee's caller — the
+    symbol asked about — for outgoing ones) and ``sites:`` their number when more are not
+    listed; a call with calls of its own is ``{"call": row, "children": [...]}``."""
+    if detail == "full":
+        return [_call_full(call) for call in calls]
+    out: list[Any] = []
+    for call in calls:
+        row = _related_head(call.other, symbol)
+        if call.sites:
+            row += " at:" + ",".join(str(site.line) for site in call.sites)
+        if call.more_sites:
+            row += f" sites:{len(call.sites) + call.more_sites}"
+        out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
+                   if call.children else row)
+    return out
+
+
+def types_rendered(types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
+                   symbol: Node | None) -> list[Any]:
+    """Types as shown: objects (``detail`` full), else related rows (no language and no
+    kind where they are ``symbol``'s, only the line of the name) with ``level:`` beyond the
+    first level."""
+    out: list[Any] = []
+    for entry in types:
+        related, level = entry.related, entry.level
+        if not related.server and related.node is not None:
+            node = related.node
+            if detail == "full":
+                out.append(listed(node, detail, fresh, {"level": level}))
+                continue
+            notes: dict[str, object] = {"level": level} if level > 1 else {}
+            if node.path in fresh.stale:
+                notes["stale"] = "true"
+            # A first level's signature names the type asked about; a deeper one's, the
+            # type it comes through.
+            out.append(related_row(node, symbol, level > 1, notes))
+        elif detail == "full":
+            out.append({**_related_full(related), "level": level})
+        else:
+            out.append(_related_head(related, symbol) + (f" level:{level}" if level > 1 else ""))
+    return out
+
+
+# --------------------------------------------------------------------------- checks
+
+def diagnostic_row(item: Diagnostic, detail: Detail) -> Any:
+    """A diagnostic as ``line:col severity message [code]``, or an object (full)."""
+    if detail == "full":
+        out: dict[str, Any] = {"severity": item.severity, "line": item.line, "col": item.col,
+                               "endLine": item.end_line, "endCol": item.end_col,
+                               "message": item.message}
+        if item.source:
+            out["source"] = item.source
+        if item.code is not None:
+            out["code"] = item.code
+        return out
+    return (f"{item.line}:{item.col} {item.severity} {item.message}"
+            + (f" [{item.code}]" if item.code else ""))
+
+
+def edit_rows(path: str, edits: Sequence[Edit], lines: Lines, new_name: str,
+              detail: Detail) -> list[Any]:
+    """A file's edits in order, each with its code line: ``line:col-endCol | code`` (the
+    range replaced by newName; ``endLine:endCol`` when it spans lines; `` -> text`` when a
+    server's edit writes something else), or objects (full)."""
+    out: list[Any] = []
+    for edit in sorted(edits, key=lambda e: (e.line, e.col)):
+        snippet = None if edit.external else lines.line(path, edit.line)
+        if detail == "full":
+            item: dict[str, Any] = {"line": edit.line, "col": edit.col,
+                                    "endLine": edit.end_line, "endCol": edit.end_col,
+                                    "newText": edit.new_text}
+            if edit.external:
+                item["external"] = True
+            else:
+                item["snippet"] = snippet
+            out.append(item)
+            continue
+        end = (f"{edit.end_col}" if edit.end_line == edit.line else
+               f"{edit.end_line}:{edit.end_col}")
+        row = f"{edit.line}:{edit.col}-{end}"
+        if edit.new_text != new_name:
+            row += f" -> {edit.new_text}"
+        if snippet:
+            row += f" | {snippet}"
+        out.append(row)
+    return out
+
+
+# --------------------------------------------------------------------------- outlines
+
+def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset: int,
+                   detail: Detail, page: Page, fresh: Freshness, counts: bool,
+                   warnings: list[str], hint: str, signatures: bool = True) -> Answer:
+    """``data`` with the page of ``found`` starting at ``offset`` under ``key``: rows and
+    their cheaper tiers (``counts``: a tier of top-level rows with members counted), or with
+    ``detail`` full, nested objects. Without ``signatures``, the rows are names with their
+    lines from the start (a class's members: what they are, not how they are called)."""
+    shown = found[offset:]
+    if detail == "full":
+        data = {**data, key: _nested(shown, fresh)}
+        cut = Cut(key, (key,), hint, tree=True)
+        return Answer(data, cuts=[cut], warnings=warnings)
+    cut = Cut(key, (key,), hint, page=page)
+    if not signatures:
+        rows = [outline_row(e.node, e.depth, False) for e in shown]
+        return Answer({**data, key: rows}, cuts=[cut], warnings=warnings)
+    rows = [outline_row(e.node, e.depth, True) for e in shown]
+    named = sum(1 for e in shown if e.node.signature)
+    tiers = [Tier({**data, key: [_name_row(e) for e in shown]}, "signatures", named,
+                  f"the signatures of {named} symbols (listed by name and line)",
+                  "Pass kinds (e.g. ['method']) or offset to see fewer with signatures",
+                  cuts=[cut])]
+    if counts:
+        top = [i for i, e in enumerate(shown) if e.depth == 0]
+        nested = len(shown) - len(top)
+        if nested:
+            positions = [offset + i for i in top]
+            tiers.append(Tier(
+                {**data, key: [_counted_row(shown, i) for i in top]}, "members", nested,
+                f"{nested} nested symbols (counted under their parents)",
+                "Pass kinds, or ask map_node with include:['children'] for one class",
+                cuts=[Cut(key, (key,), hint,
+                          page=Page(page.tool, page.args, offset, positions))]))
+    return Answer({**data, key: rows}, cuts=[cut], warnings=warnings, tiers=tiers)
+
+
+def _name_row(entry: Entry) -> str:
+    return outline_row(entry.node, entry.depth, False, end=False)
+
+
+def _counted_row(shown: list[Entry], index: int) -> str:
+    """A top-level row with what is nested under it counted by kind."""
+    entry = shown[index]
+    kinds: Counter[str] = Counter()
+    for inner in shown[index + 1:]:
+        if inner.depth == 0:
+            break
+        kinds[inner.node.kind] += 1
+    row = outline_row(entry.node, 0, False)
+    if kinds:
+        row += " | " + ", ".join(f"{n} {kind}" for kind, n in kinds.most_common())
+    return row
+
+
+def _nested(shown: list[Entry], fresh: Freshness) -> list[dict[str, Any]]:
+    """Entries as nested objects (``children``); one whose parent is not on the page is
+    at the top."""
+    items: dict[int, dict[str, Any]] = {}
+    top: list[dict[str, Any]] = []
+    for entry in shown:
+        node = entry.node
+        item = summary(node, fresh)
+        item["name"] = node.name
+        item["line"] = node.line
+        item["endLine"] = node.end_line
+        items[node.id] = item
+        parent = items.get(node.parent_id) if node.parent_id is not None else None
+        if parent is None:
+            top.append(item)
+        else:
+            parent.setdefault("children", []).append(item)
+    return top
