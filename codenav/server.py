@@ -37,6 +37,7 @@ from codenav.errors import CodenavError, MapNotBuilt
 from codenav.roots import paths_of_uris
 from codenav.tools.dispatch import call_tool
 from codenav.tools.registry import TOOLS, by_name, input_schema
+from codenav.tools.render import SERVER_INSTRUCTIONS
 from codenav.workspace import Workspace
 
 __all__ = ["INSTRUCTIONS", "MAX_LINE", "CappedLines", "build_server", "protocol_error",
@@ -59,33 +60,7 @@ _BAD_ID = "\x00codenav: request id not a string or integer\x00"
 _HEAD = 4096  # characters of a dropped line kept to find its id
 _ID = re.compile(r'^\s*\{.*?"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")', re.S)
 
-INSTRUCTIONS = """\
-codenav answers questions about this repository's code from a map it keeps (definitions, \
-references, imports), within a token budget: cheaper and more precise than grep and reading \
-files.
-Answers: {ok, data, tokenBudget:{used, requested?}, truncated?, dropped?, warnings?} (the \
-last three only when they say something; requested when you set one). When truncated, \
-dropped.note says what was cut and how to narrow; dropped.next is the call that continues \
-after what was sent (send it as is). Errors: {ok:false, error:{code, message, hint}}; follow \
-the hint.
-Items are rows of text unless detail:'full' (objects with every field):
-  node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
-  reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] | <code>" — (kind) only \
-when not the answer's refKind (call when absent); <in> is the enclosing function or class \
-(<module> at top level), left out when the same as the row above (a file's first row: when \
-<module>); an import of the symbol under its own name has no code
-  types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
-the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
-| (Base)"
-  outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
-A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
-arrow function's, "= (x) =>": "(x)").
-Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
-1-based UTF-16; paths are relative to the root.
-Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \
-'Class.member'; a name several definitions share is answered for each). source: 'auto' \
-(a language server when ready, else the map at once), 'lsp', 'map'. offset: skip items \
-(paging). tokenBudget: 100-10000, default 2000."""
+INSTRUCTIONS = SERVER_INSTRUCTIONS  # the renderer's words (tools/render.py)
 
 
 # Every result is the envelope (its shape is in the instructions, said once): the schema

@@ -42,9 +42,14 @@ LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
 TAG = "§"
 
 _TYPE_WRAPPERS = re.compile(r"^(?:typing\.)?(?:Optional|Type|type|ClassVar|Final)\[(.*)\]$")
-_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# (a member may be private: ``this.#root``)
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.#?[^\W\d]\w*)*")
 # dotted names and calls with their arguments dropped: ``c.Root().Find``
-_CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.[^\W\d]\w*(?:\(\))?)*")
+_CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
+
+# an argument list, dropped from a value: ``f(a, b)`` -> ``f()``
+_ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
+_CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -80,6 +85,8 @@ def _chain(text: str) -> list[str]:
     ``Find``, ``()`` (``()``: what calling the name before it makes)."""
     out: list[str] = []
     for part in text.split("."):
+        if part == "__class__":  # `self.__class__`: self's class, whose members self has
+            continue
         if part.endswith("()"):
             out += [part[:-2], "()"]
         else:
@@ -218,10 +225,23 @@ class Binder:
             self.scopes[scope].receiver = (first[1], container)
 
     def set_type(self, index: int, type_text: str | None, value: str | None,
-                 start: int) -> None:
+                 start: int, value_start: int | None = None) -> None:
         """Record the class of variable or field ``index``: its annotation or constructor
-        (``type_text``), else the type of the name it is assigned (``value``)."""
+        (``type_text``), else the type of the name it is assigned (``value``). For a
+        function, ``value`` is what it returns (``self``, ``cls()``, ``self._query``, a
+        local), read in the scope at ``value_start``."""
         scope = self.scope_at(start)
+        if type_text is None and value is not None and value_start is not None and \
+                self.defs[index].kind in _CALLABLE:
+            returned = self._value_type(value, self.scope_at(value_start), 0)
+            if returned is not None and (returned[0] >= 0 or returned[1] is not None) and \
+                    returned[0] != index:
+                self.types[index] = returned
+            return
+        if type_text is not None and value is not None:  # `given or Default()`
+            binding, _ = self._lookup(value, scope)
+            if binding is not None and binding[0] == "local" and isinstance(binding[1], str):
+                type_text = binding[1]  # what the name is declared as
         if type_text is None and value is not None:
             binding, _ = self._lookup(value, scope)
             if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
@@ -240,6 +260,27 @@ class Binder:
             found, key = self._base(binding, where, head, rest)
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
+
+    def _value_type(self, value: str, scope: int, depth: int) -> tuple[int, str | None] | None:
+        """What an expression a function returns is: the class (``self``, ``cls()``,
+        ``self.__class__(…)``: the method's own), or the node whose type it has (a field,
+        a method whose result it is, a local's constructor), or a key for the linker."""
+        typed = _type_name(_ARGUMENTS.sub("()", value.strip()))
+        if not typed or depth > 3:
+            return None
+        head, *rest = _chain(typed)
+        method = self._method_scope(scope)
+        receiver = self.scopes[method].receiver if method >= 0 else None
+        if receiver is not None and (head == receiver[0] or head in self._keywords):
+            if all(part == "()" for part in rest):  # the instance itself, or its class called
+                return (receiver[1], None) if receiver[1] >= 0 else None
+            return self._of_receiver(method, rest)
+        binding, where = self._lookup(head, scope)
+        if binding is not None and binding[0] == "local":
+            if rest or not isinstance(binding[1], str):
+                return None
+            return self._value_type(binding[1], where, depth + 1)  # its constructor or type
+        return self._base(binding, where, head, rest)
 
     def declared_type(self, name: str, scope: int) -> str | None:
         """The type a parameter or local variable ``name`` is declared with, as written (its
@@ -293,11 +334,14 @@ class Binder:
                 current = typed
                 continue
             found = self._members.get((current, name))
-            if found is None and current in self.types:
-                typed, key = self.types[current]  # a variable or field: go on in its class
+            hops = 0
+            while found is None and current in self.types and hops < 4:
+                # a variable or field (or a property, a function returning one): go on in
+                # its class
+                typed, key = self.types[current]
                 if typed < 0:
                     return -1, extend_key(key, chain[depth:]) if key else None
-                current = typed
+                current, hops = typed, hops + 1
                 found = self._members.get((current, name))
             if found is None:
                 return -1, extend_key(f"N:{self._nid(current)}", chain[depth:])

@@ -162,7 +162,8 @@ _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); 
 _SIGNATURE_WINDOW = 2 * _MAX_SIGNATURE
 _MAX_DOC = 200
 _MAX_QUALIFIER = 80
-_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+# (a member may be private: ``this.#root``)
+_DOTTED = re.compile(r"§?[^\W\d]\w*(?:\.#?[^\W\d]\w*)*")
 # A receiver that is a chain of dotted names and calls: ``Base(1, f(x))`` -> ``Base()``,
 # ``c.Root().Find(args)`` -> ``c.Root().Find()``; so is ``new Base(1)`` (Java, C#,
 # JavaScript …): its skeleton, arguments (and the strings in them) left out.
@@ -322,7 +323,8 @@ def extract(lang: Language, data: bytes, path: str = "",
             binder.set_type(i, _type_text(lang, cap.type, data) if cap.type is not None
                             else None,
                             _text(cap.value, data) if cap.value is not None else None,
-                            cap.name.start_byte)
+                            cap.name.start_byte,
+                            cap.value.start_byte if cap.value is not None else None)
     kept = [d._replace(type=binder.type_key(i)) if i in binder.types else d
             for i, d in enumerate(kept)]
     binder.defs = kept
@@ -472,6 +474,8 @@ def _add_def(defs: dict[int, _DefCapture], kind: str, caps: dict[str, list[Any]]
         seen.doc = doc[0]
     if seen.type is None and caps.get("definition.type"):
         seen.type = caps["definition.type"][0]
+    if seen.value is None and caps.get("definition.value"):
+        seen.value = caps["definition.value"][0]
 
 
 def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
@@ -955,6 +959,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         row, byte_col = node.start_point
         col = byte_col + 1 if ascii_text else col_of(row, byte_col)
         scope = stack[-1] if stack else -1
+        depth = len(stack) - 1
+        # A field declared from inside a method (``self.x = f()``) belongs to its class but
+        # sits in the method: the use is the method's (the innermost definition whose parent
+        # is the one around it).
+        while depth > 0 and defs[stack[depth]].parent != stack[depth - 1]:
+            depth -= 1
+            scope = stack[depth]
         if owned and start in owned:
             scope = owned[start]
         append((name, kind, row + 1, col, scope, qualifier, target, key))

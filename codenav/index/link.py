@@ -19,6 +19,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from codenav.index.binder import TAG
@@ -148,6 +149,10 @@ def _learn_files(conn: sqlite3.Connection, root_name: str, read: ConfigReader,
             _FILES.pop(next(iter(_FILES)))
         _FILES[stamp] = learnt
     return learnt
+
+
+# An unknown receiver's member: the members of that name looked at for one family's root.
+_FAMILY_MAX = 8
 
 
 class Linker:
@@ -516,6 +521,27 @@ class Linker:
             return callables[pick]
         return node if kind in _CALLABLE or parent == node else callables[0]
 
+    def _family_root(self, found: Iterable[int], name: str) -> int | None:
+        """The one member ``found`` yields or, when several, the one every other overrides
+        (a name defined by one class family only: its root); None otherwise."""
+        candidates = list(islice(found, _FAMILY_MAX + 1))
+        if len(candidates) <= 1 or len(candidates) > _FAMILY_MAX:
+            return candidates[0] if len(candidates) == 1 else None
+        roots: set[int] = set()
+        for member in candidates:
+            current = member
+            for _ in range(_FAMILY_MAX):
+                head = self._node_head(current)
+                cls = head[0] if head is not None else None
+                up = self._in_bases(cls, name, set()) if cls is not None else None
+                if up is None or up == current:
+                    break
+                current = up
+            roots.add(current)
+            if len(roots) > 1:
+                return None
+        return roots.pop()
+
     def _node_head(self, node: int) -> tuple[int | None, str, str] | None:
         """A node's parent, name and (a callable's) signature."""
         if self._preloaded:
@@ -568,7 +594,7 @@ class Linker:
             if rest:
                 family = self._family_of_code(rest)
                 candidates = (c for c in candidates if self._family_of(c) == family)
-            node = _only(candidates)
+            node = self._family_root(candidates, names[0]) if names else None
             names = names[1:]
         else:
             return None

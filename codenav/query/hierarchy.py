@@ -24,6 +24,7 @@ __all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "ls
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
 MAX_SITES = 5  # call sites listed per edge
 MAX_TYPES = 300
+_CALLABLE = frozenset({"function", "method", "constructor"})
 _MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deeper
 
 
@@ -208,7 +209,10 @@ def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
             else:
                 ids = [h.scope_id for h in reader.refs_to(current.id)
                        if h.kind == "inheritance" and h.scope_id is not None]
-            others = list(reader.nodes_by_id(i for i in ids if i not in seen).values())
+            # an anonymous class inside a function (`return class extends Base {}`) is no
+            # subtype the map can name: its function is not one either
+            others = [n for n in reader.nodes_by_id(i for i in ids if i not in seen).values()
+                      if n.kind not in _CALLABLE]
             others += [n for n in _implicit(reader, current, direction) if n.id not in seen]
             for other in others:
                 found[other.id] = other

@@ -154,6 +154,8 @@ def _by_symbol(reader: MapReader, symbol: str) -> Located:
     matches = reader.nodes_named(name)
     if "." in text:
         matches = [n for n in matches if _qualified_as(n, text)]
+    if not matches and "." not in text:  # a name it is imported under elsewhere
+        matches = reader.exported_as(text)
     if any(n.kind != "module" for n in matches):  # a file named like its class: the class
         matches = [n for n in matches if n.kind != "module"]
     if not matches:
@@ -220,13 +222,14 @@ def _identifier_at(ws: Workspace, path: str, line: int, col: int) -> tuple[str, 
 
 
 def _best_col(reader: MapReader, ws: Workspace, file_id: int, path: str, line: int) -> int:
-    """Without a column: the definition named on the line, else the first identifier there
-    that resolves to a definition, else the first identifier."""
-    col = _first_symbol_col(ws, path, line)
-    if reader.def_at(file_id, line, col) is not None:
-        return col
+    """Without a column: the first definition named on the line (``export const f: T = …``
+    means ``f``, not its type), else the first identifier there that resolves to a
+    definition, else the first identifier."""
+    named = reader.first_def_on_line(file_id, line)
+    if named is not None:
+        return named
     resolving = reader.first_resolved_ref(file_id, line)
-    return resolving if resolving is not None else col
+    return resolving if resolving is not None else _first_symbol_col(ws, path, line)
 
 
 def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:

@@ -10,9 +10,20 @@ from dataclasses import dataclass
 
 from codenav.store.read import Node
 
-__all__ = ["Entry", "entries", "one_per_overload"]
+__all__ = ["Entry", "asked_kinds", "entries", "one_per_overload"]
 
-_CALLABLE = frozenset({"function", "method", "constructor"})
+_CALLABLE = frozenset({"function", "method", "constructor", "property"})
+# Kinds a kind asked for stands for too: a property is a method (its row says property).
+_ALSO = {"method": ("property",), "function": ("property",)}
+
+
+def asked_kinds(kinds: Sequence[str] | None) -> tuple[str, ...]:
+    """The kinds a ``kinds`` argument means: ``method`` keeps properties (``@property``,
+    getters), which are methods with a mark."""
+    out = list(kinds or ())
+    for kind in kinds or ():
+        out += [also for also in _ALSO.get(kind, ()) if also not in out]
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +45,7 @@ def entries(nodes: Sequence[Node], top: int | None, kinds: Sequence[str] | None)
         out.append(Entry(node, depth[node.id]))
     if not kinds:
         return out
-    wanted = set(kinds)
+    wanted = set(asked_kinds(kinds))
     keep: set[int] = set()
     parents = {entry.node.id: entry.node.parent_id for entry in out}
     for entry in out:
@@ -47,8 +58,8 @@ def entries(nodes: Sequence[Node], top: int | None, kinds: Sequence[str] | None)
 
 
 def one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
-    """The members with the overloads of one name in one scope listed once (the first),
-    and how many each stands for."""
+    """The members with the overloads of one name in one scope listed once (the first;
+    a getter and its setter are one too), and how many each stands for."""
     first: dict[tuple[int | None, str], int] = {}
     counts: dict[str, int] = {}
     kept: list[Entry] = []

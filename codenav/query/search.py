@@ -64,6 +64,8 @@ def search(ws: Workspace, reader: MapReader, query: str, *, room: int,
     limit = _CANDIDATES if qualifier or glob else room + 1
     tiers: list[list[Node]] = [reader.named(name, flt, limit),
                                reader.named_nocase(lowered, flt, limit)]
+    if not tiers[0]:  # the name other files import it under (`export { A as B }`)
+        tiers[0] = [n for n in reader.exported_as(name, limit) if flt.admits(n)]
     if not exact:
         tiers.append(reader.name_prefix(lowered, flt, limit))
         tiers.append(reader.with_words(name_words(name), flt, limit))

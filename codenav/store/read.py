@@ -79,6 +79,12 @@ class NodeFilter:
             args += [self.prefix, self.prefix + "\U0010ffff"]
         return " AND ".join(clauses), args
 
+    def admits(self, node: Node) -> bool:
+        """Whether ``node`` passes the filter (as ``sql`` would have it)."""
+        return (node.parent_id is not None and (not self.kinds or node.kind in self.kinds)
+                and (not self.lang or node.lang == self.lang)
+                and (not self.prefix or node.path.startswith(self.prefix)))
+
 
 # A reference the linker matched by name alone: its receiver's type is unknown (keys ``A:``,
 # and ``V:`` guesses from a variable's name; index/binder.py).
@@ -185,6 +191,14 @@ class MapReader:
     def nodes_named(self, name: str, limit: int = 200) -> list[Node]:
         return self._nodes("n.name = ?", (name,),
                            f"ORDER BY n.hub DESC, n.id LIMIT {int(limit)}")
+
+    def exported_as(self, name: str, limit: int = 50) -> list[Node]:
+        """The nodes other files import under ``name`` though it is not their own
+        (``export { Hono as HonoBase }``): the linker resolved ``…::name`` to them."""
+        pattern = "*::" + "".join(f"[{c}]" if c in "*?[" else c for c in name)
+        ids = [target for (target,) in self.conn.execute(
+            "SELECT DISTINCT target_id FROM symbols WHERE key GLOB ? LIMIT ?", (pattern, limit))]
+        return [node for node in self.nodes_by_id(ids).values() if node.name != name]
 
     def family(self, node: Node) -> list[Node]:
         """The node and its namesakes in the same scope (``f``, ``f~2``: one symbol declared
@@ -376,6 +390,13 @@ class MapReader:
             row = self.conn.execute("SELECT target_id FROM refs WHERE key = ? AND target_id IS "
                                     "NOT NULL LIMIT 1", (key,)).fetchone()
         return self.node_by_id(int(row[0])) if row is not None else None
+
+    def first_def_on_line(self, file_id: int, line: int) -> int | None:
+        """The column of the first definition's name on a line."""
+        row = self.conn.execute(
+            "SELECT min(name_col) FROM nodes WHERE file_id = ? AND name_line = ? "
+            "AND parent_id IS NOT NULL", (file_id, line)).fetchone()
+        return int(row[0]) if row and row[0] is not None else None
 
     def first_resolved_ref(self, file_id: int, line: int) -> int | None:
         """The column of the first identifier on a line that resolves to a node."""

@@ -10,11 +10,10 @@ from pydantic import Field, model_validator
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
-from codenav.index.languages import by_code
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
 from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_file, parse_node_id
-from codenav.query.outline import entries, one_per_overload
+from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node, NodeFilter
@@ -179,7 +178,7 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     reader = ws.reader()
     query = params.query.strip()
     room = ctx.room(_RESULT_COST, least=10) + params.offset
-    found = search(ws, reader, query, room=room, kinds=tuple(params.kinds or ()),
+    found = search(ws, reader, query, room=room, kinds=asked_kinds(params.kinds),
                    lang=params.lang, files=FileFilter(params.fileFilter), exact=params.exact)
     results = found.matches
     fresh = ctx.fresh
@@ -323,11 +322,10 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
         return Answer(data, warnings=told,
                       hint="Leave 'source' out of include, or read the file's lines")
     found = entries(reader.children(node.id), node.id, params.kinds)
-    lang = by_code(node.lang)
-    if lang is not None and lang.overloads:
-        found, overloads = one_per_overload(found)
-        if overloads:  # name -> how many overloads the member listed stands for
-            data["overloads"] = overloads
+    # one member per name: overloads (`@overload` stubs, Java's), a getter and its setter
+    found, overloads = one_per_overload(found)
+    if overloads:  # name -> how many definitions the member listed stands for
+        data["overloads"] = overloads
     data["total"] = len(found)
     answer = outline_answer(
         data, "children", found, offset=params.offset, detail=params.detail,

@@ -34,10 +34,44 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = ["anchor", "calls_rendered", "diagnostic_row", "edit_rows", "fallback_notes",
-           "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings", "more_warning",
-           "outline_answer", "references_answer", "references_cut", "references_section",
-           "relinking", "server_definition", "several_warning", "summary", "types_rendered"]
+__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row", "edit_rows",
+           "fallback_notes", "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings",
+           "more_warning", "outline_answer", "references_answer", "references_cut",
+           "references_section", "relinking", "server_definition", "several_warning", "summary",
+           "types_rendered"]
+
+
+# What the rows below look like, said once to an MCP client (the server's instructions).
+SERVER_INSTRUCTIONS = """\
+codenav answers questions about this repository's code from a map it keeps (definitions, \
+references, imports), within a token budget: cheaper and more precise than grep and reading \
+files.
+Answers: {ok, data, tokenBudget:{used, requested?}, truncated?, dropped?, warnings?} (the \
+last three only when they say something; requested when you set one). When truncated, \
+dropped.note says what was cut and how to narrow; dropped.next is the call that continues \
+after what was sent (send it as is). Errors: {ok:false, error:{code, message, hint}}; follow \
+the hint.
+Items are rows of text unless detail:'full' (objects with every field):
+  node: "<id> <kind> <line>[-<endLine>] [key:value …] | <signature>"
+  reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] [[<mark>]] | <code>" — \
+(kind) only when not the answer's refKind (call when absent); <in> is the enclosing function \
+or class (<module> at top level), left out when the same as the row above (a file's first \
+row: when <module>); an import of the symbol under its own name has no code; [name]: matched \
+by name only (receiver type unknown), [map]: the map's alone (a server answered without \
+it); unmarked rows are confirmed. Long lists lose code, then <in>, before any row: a row \
+may be just its line
+  types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
+the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
+| (Base)" (types: level:1 = direct)
+  outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
+A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
+arrow function's, "= (x) =>": "(x)").
+Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
+1-based UTF-16; paths are relative to the root.
+Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \
+'Class.member'; a name several definitions share is answered for each). source: 'auto' \
+(a language server when ready, else the map at once), 'lsp', 'map'. offset: skip items \
+(paging). tokenBudget: 100-10000, default 2000."""
 
 
 # ----------------------------------------------------------------------------- nodes
@@ -396,8 +430,8 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
 def types_rendered(types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
                    symbol: Node | None) -> list[Any]:
     """Types as shown: objects (``detail`` full), else related rows (no language and no
-    kind where they are ``symbol``'s, only the line of the name) with ``level:`` beyond the
-    first level."""
+    kind where they are ``symbol``'s, only the line of the name) with their ``level:`` (1:
+    direct)."""
     out: list[Any] = []
     for entry in types:
         related, level = entry.related, entry.level
@@ -406,7 +440,7 @@ def types_rendered(types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
             if detail == "full":
                 out.append(listed(node, detail, fresh, {"level": level}))
                 continue
-            notes: dict[str, object] = {"level": level} if level > 1 else {}
+            notes: dict[str, object] = {"level": level}
             if node.path in fresh.stale:
                 notes["stale"] = "true"
             # A first level's signature names the type asked about; a deeper one's, the
@@ -415,7 +449,7 @@ def types_rendered(types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
         elif detail == "full":
             out.append({**_related_full(related), "level": level})
         else:
-            out.append(_related_head(related, symbol) + (f" level:{level}" if level > 1 else ""))
+            out.append(f"{_related_head(related, symbol)} level:{level}")
     return out
 
 

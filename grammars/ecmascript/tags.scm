@@ -13,6 +13,10 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method)
   @definition.method)
+; a computed name: `get [GET_MATCH_RESULT]()`, `[Symbol.iterator]()` (named by its text)
+(class_body
+  (method_definition name: (computed_property_name) @name.definition.method)
+  @definition.method)
 
 ; Variables: `let`/`var` are variables, `const` constants; one whose value is a function is a
 ; function. @definition.type: the class a `new` makes or the function whose result it holds;

@@ -9,6 +9,13 @@
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (identifier) @definition.value]?) @definition.field)
 
+; Accessors: `get url()`, `set url(v)` are properties (a method with a mark)
+(class_body
+  (method_definition ["get" "set"]
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)]
+      @name.definition.property)
+  @definition.property)
+
 (class_heritage (identifier) @name.reference.inheritance)
 (class_heritage (member_expression property: (property_identifier) @name.reference.inheritance))
 

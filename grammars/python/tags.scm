@@ -27,6 +27,13 @@
     return_type: (type)? @definition.type
     body: (block . (string)? @doc))) @definition.function
 
+; A function without a return annotation: what it returns at the end of its body (`self`,
+; `cls()`, `self._query`, a local) is what calling it makes (@definition.value).
+(function_definition
+  name: (identifier) @name.definition.function
+  body: (block (return_statement [(identifier) (attribute) (call)] @definition.value) .))
+  @definition.function
+
 (decorated_definition
   (decorator [(identifier) @_dec (attribute attribute: (identifier) @_dec)])
   definition: (function_definition
@@ -70,6 +77,33 @@
   left: (attribute
     object: (identifier) @definition.receiver
     attribute: (identifier) @name.definition.attribute)) @definition.attribute
+; … whose value is a name or a constructor called: `query or sql.Query(model)` (the name's
+; declared type if it has one, else the class called), `Conn() if flag else None` (two
+; constructors: no one type)
+(assignment
+  left: (attribute
+    object: (identifier) @definition.receiver
+    attribute: (identifier) @name.definition.attribute)
+  right: [(boolean_operator left: (identifier) @definition.value
+             right: (call function: [(identifier) (attribute)] @definition.type))
+          (boolean_operator left: [(attribute) (subscript)]
+             right: (call function: [(identifier) (attribute)] @definition.type))
+          (conditional_expression . (call function: [(identifier) (attribute)] @definition.type)
+             (_) . [(none) (identifier) (attribute) (subscript)])
+          (conditional_expression . [(none) (identifier) (attribute) (subscript)]
+             (_) . (call function: [(identifier) (attribute)] @definition.type))]
+  ) @definition.attribute
+(assignment
+  left: (identifier) @name.definition.variable
+  right: [(boolean_operator left: (identifier) @definition.value
+             right: (call function: [(identifier) (attribute)] @definition.type))
+          (boolean_operator left: [(attribute) (subscript)]
+             right: (call function: [(identifier) (attribute)] @definition.type))
+          (conditional_expression . (call function: [(identifier) (attribute)] @definition.type)
+             (_) . [(none) (identifier) (attribute) (subscript)])
+          (conditional_expression . [(none) (identifier) (attribute) (subscript)]
+             (_) . (call function: [(identifier) (attribute)] @definition.type))]
+  ) @definition.variable
 
 ; Module docstring.
 (module . (string) @doc.module)
@@ -89,6 +123,12 @@
 (class_definition superclasses: (argument_list (identifier) @name.reference.inheritance))
 (class_definition
   superclasses: (argument_list (attribute attribute: (identifier) @name.reference.inheritance)))
+; a generic base: `MultiDict[K, V]`, `typing.MutableMapping[str, str]`
+(class_definition
+  superclasses: (argument_list (subscript value: (identifier) @name.reference.inheritance)))
+(class_definition
+  superclasses: (argument_list
+    (subscript value: (attribute attribute: (identifier) @name.reference.inheritance))))
 
 (decorator (identifier) @name.reference.decorator)
 (decorator (call function: (identifier) @name.reference.decorator))
@@ -174,6 +214,21 @@
 (augmented_assignment left: (identifier) @local.definition)
 (assignment left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type))
+(assignment left: (identifier) @local.definition
+  right: [(boolean_operator left: [(identifier) (attribute) (subscript)]
+             right: (call function: [(identifier) (attribute)] @local.type))
+          (conditional_expression . (call function: [(identifier) (attribute)] @local.type)
+             (_) . [(none) (identifier) (attribute) (subscript)])
+          (conditional_expression . [(none) (identifier) (attribute) (subscript)]
+             (_) . (call function: [(identifier) (attribute)] @local.type))])
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @local.type)
+                              alias: (as_pattern_target (identifier) @local.definition)))
+(for_statement left: (identifier) @local.definition
+  right: [(list . (call function: [(identifier) (attribute)] @local.type))
+          (tuple . (call function: [(identifier) (attribute)] @local.type))])
+(for_in_clause left: (identifier) @local.definition
+  right: [(list . (call function: [(identifier) (attribute)] @local.type))
+          (tuple . (call function: [(identifier) (attribute)] @local.type))])
 (assignment left: (identifier) @local.definition type: (type) @local.type)
 
 (global_statement (identifier) @local.global)

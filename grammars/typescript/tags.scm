@@ -87,6 +87,14 @@
    (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
   (#eq? @_constructor "constructor"))
 
+; Accessors: `get url()`, `set url(v)` are properties (a method with a mark; last, so that
+; they win over the method patterns above and in ../ecmascript/tags.scm)
+(class_body
+  (method_definition ["get" "set"]
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)]
+      @name.definition.property)
+  @definition.property)
+
 ; ----------------------------------------------------------------- references
 
 (class_heritage (extends_clause value: (identifier) @name.reference.inheritance))

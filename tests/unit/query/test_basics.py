@@ -1,0 +1,242 @@
+"""The query layer at its boundary: positions in, plain data out (``check.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from codenav.query.locate import locate
+from tests.unit.query.check import (
+    Query,
+    callers,
+    check,
+    definition,
+    outline,
+    references,
+    subtypes,
+    supertypes,
+    target,
+)
+
+
+def test_a_method_through_a_constructed_receiver() -> None:
+    check('''
+    //- pkg/core.py
+    class Base:
+        def save(self):
+            return 1
+    //- pkg/use.py
+    from pkg.core import Base
+
+
+    def run():
+        Base().sa$0ve()
+    ''', definition, '''
+    py:pkg/core.py#Base.save
+    ''')
+
+
+def test_references_say_what_encloses_them() -> None:
+    check('''
+    //- pkg/core.py
+    def hel$0per():
+        return 1
+
+
+    class Job:
+        def run(self):
+            return helper()
+
+
+    value = helper()
+    //- pkg/use.py
+    from pkg.core import helper
+    ''', references, '''
+    pkg/core.py:7:16 call Job.run
+    pkg/core.py:10:9 call <module>
+    pkg/use.py:1:22 import <module>
+    ''')
+
+
+def test_a_local_name_is_not_a_definition() -> None:
+    check('''
+    //- a.py
+    def f(x):
+        return $0x + 1
+    ''', target, '''
+    local x
+    ''')
+
+
+def test_subtypes_by_level() -> None:
+    check('''
+    //- shapes.py
+    class Sha$0pe: ...
+    class Polygon(Shape): ...
+    class Square(Polygon): ...
+    ''', subtypes, '''
+    1 py:shapes.py#Polygon
+    2 py:shapes.py#Square
+    ''')
+
+
+def test_supertypes_through_an_import() -> None:
+    check('''
+    //- base.py
+    class Model: ...
+    //- user.py
+    from base import Model
+    class Us$0er(Model): ...
+    ''', supertypes, '''
+    1 py:base.py#Model
+    ''')
+
+
+def test_callers_with_their_call_sites() -> None:
+    check('''
+    //- a.py
+    def tar$0get(): ...
+    def one():
+        target()
+        target()
+    def two():
+        target()
+    ''', callers, '''
+    py:a.py#one @ a.py:3, a.py:4
+    py:a.py#two @ a.py:6
+    ''')
+
+
+def test_a_call_in_a_field_assignment_is_the_method_s() -> None:
+    # werkzeug: `self._parsed_content_type = parse_options_header(...)` inside
+    # `_parse_content_type` was listed as called by the field
+    check('''
+    //- http.py
+    def parse_$0header(value):
+        return value
+    //- request.py
+    from http import parse_header
+
+
+    class Request:
+        limit = parse_header("class body")
+
+        def _parse(self):
+            self._parsed = parse_header("x")
+    ''', callers, '''
+    py:request.py#Request._parse @ request.py:8
+    py:request.py#Request.limit @ request.py:5
+    ''')
+
+
+def test_a_subscripted_base_is_a_supertype() -> None:
+    # werkzeug: `class FileMultiDict(MultiDict[str, FileStorage])` was no subtype of MultiDict
+    check('''
+    //- structures.py
+    import typing as t
+
+
+    class Multi$0Dict(dict): ...
+
+
+    class FileMultiDict(MultiDict[str, bytes]): ...
+
+
+    class Headers(t.MutableMapping[str, str], MultiDict[str, str]): ...
+    ''', subtypes, '''
+    1 py:structures.py#FileMultiDict
+    1 py:structures.py#Headers
+    ''')
+
+
+def test_a_line_without_a_column_means_what_it_defines() -> None:
+    # hono: `export const getConnInfo: GetConnInfo = …` answered for the type GetConnInfo;
+    # `export interface Router<T> {` answered SYMBOL_NOT_FOUND
+    for line, expected in ((3, "ts:conninfo.ts#getConnInfo"), (5, "ts:conninfo.ts#Router")):
+        check_line("""
+        //- conninfo.ts
+        export type GetConnInfo = (c: unknown) => string
+        // the adapter's
+        export const getConnInfo: GetConnInfo = (c) => 'x'
+
+        export interface Router<T> {
+          add(path: string, handler: T): void
+        }
+        """, line, expected)
+
+
+def check_line(fixture: str, line: int, expected: str) -> None:
+    """``file`` + ``line`` without ``col``: what it locates."""
+    def located(q: Query) -> Iterable[str]:
+        found = locate(q.ws, q.reader, q.fresh, file="conninfo.ts", line=line)
+        yield found.node.nid if found.node is not None else f"local {found.name}"
+    check(fixture, located, expected)
+
+
+def test_private_members_and_computed_names() -> None:
+    # hono: `this.#root.insert(...)` was unresolved; `get [GET_MATCH_RESULT]()` was missing;
+    # `return class extends RegExpRouter {}` made its function a subtype
+    check('''
+    //- node.ts
+    export class Node {
+      ins$0ert(path: string): void {}
+      get [Symbol.iterator]() { return 1 }
+    }
+    export function build() {
+      return class extends Node {}
+    }
+    //- trie.ts
+    import { Node } from './node'
+    export class Trie {
+      #root: Node = new Node()
+      insert(path: string): void {
+        this.#root.insert(path)
+      }
+    }
+    ''', references, '''
+    trie.ts:5:16 call Trie.insert
+    ''')
+    check('''
+    //- node.ts
+    export class No$0de {
+      #size = 0
+      get [Symbol.iterator]() { return 1 }
+      #grow(): void {}
+      get url(): string { return '' }
+      set url(value: string) {}
+    }
+    export function build() {
+      return class extends Node {}
+    }
+    ''', outline, '''
+    class Node 1
+      field #size 2
+      property [Symbol.iterator] 3
+      method #grow 4
+      property url 5
+      property url 6
+    function build 8
+    ''')
+    check('''
+    //- node.ts
+    export class No$0de {}
+    export function build() {
+      return class extends Node {}
+    }
+    ''', subtypes, '')
+
+
+def test_a_symbol_by_the_name_it_is_exported_under() -> None:
+    # hono: {"symbol": "HonoBase"} was SYMBOL_NOT_FOUND though every importer uses that name
+    def by_name(q: Query) -> Iterable[str]:
+        found = locate(q.ws, q.reader, q.fresh, symbol="HonoBase")
+        yield found.node.nid if found.node is not None else "none"
+    check('''
+    //- hono-base.ts
+    class Hono {}
+    export { Hono as HonoBase }
+    //- hono.ts
+    import { HonoBase } from './hono-base'
+    export class Hono2 extends HonoBase {}
+    ''', by_name, '''
+    ts:hono-base.ts#Hono
+    ''')
