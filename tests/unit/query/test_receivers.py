@@ -122,3 +122,95 @@ def test_receivers_from_expressions_and_bindings() -> None:
     use.py:16:15 call one
     use.py:21:24 call Sub.send
     ''')
+
+
+def test_click_param_types_every_subclass() -> None:
+    # src/click/types.py: the subclasses of ParamType are written with subscripted bases, a
+    # qualified one and one over two lines; supertypes of StringParamType were empty too
+    check('''
+    //- src/click/types.py
+    import typing as t
+
+
+    class Param$0Type:
+        name: str
+
+
+    class CompositeParamType(ParamType):
+        is_composite = True
+
+
+    class FuncParamType(ParamType[t.Any]):
+        pass
+
+
+    class StringParamType(ParamType[str]):
+        pass
+
+
+    class Choice(
+        ParamType[t.Any],
+    ):
+        pass
+
+
+    class _NumberParamTypeBase(ParamType[t.Any]):
+        pass
+
+
+    class IntParamType(_NumberParamTypeBase):
+        pass
+    //- src/click/__init__.py
+    //- src/click/core.py
+    from click import types
+
+
+    class Path(types.ParamType[str]):
+        pass
+    ''', subtypes, '''
+    1 py:src/click/types.py#CompositeParamType
+    1 py:src/click/types.py#_NumberParamTypeBase
+    1 py:src/click/core.py#Path
+    1 py:src/click/types.py#Choice
+    1 py:src/click/types.py#FuncParamType
+    1 py:src/click/types.py#StringParamType
+    2 py:src/click/types.py#IntParamType
+    ''')
+    check('''
+    //- types.py
+    import typing as t
+    class ParamType: ...
+    class StringParam$0Type(ParamType[str]): ...
+    ''', supertypes, '''
+    1 py:types.py#ParamType
+    ''')
+
+
+def test_django_get_normalized_value_callers_are_methods() -> None:
+    # django/db/models/fields/related_lookups.py: the call sits in `self.rhs = [...]` inside
+    # get_prep_lookup, and was said to be made by the field RelatedIn.rhs
+    check('''
+    //- related_lookups.py
+    def get_normalized_$0value(value, lhs):
+        return (value,)
+
+
+    class In:
+        pass
+
+
+    class RelatedIn(In):
+        def get_prep_lookup(self):
+            if self.rhs_is_direct_value():
+                self.rhs = [get_normalized_value(val, self.lhs)[0] for val in self.rhs]
+            return self.rhs
+
+
+    class RelatedLookupMixin:
+        def get_prep_lookup(self):
+            self.rhs = get_normalized_value(self.rhs, self.lhs)[0]
+            return self.rhs
+    ''', callers, '''
+    py:related_lookups.py#RelatedIn.get_prep_lookup @ related_lookups.py:12
+    py:related_lookups.py#RelatedLookupMixin.get_prep_lookup @ related_lookups.py:18
+    ''')
