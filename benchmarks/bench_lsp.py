@@ -61,9 +61,7 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -72,6 +70,7 @@ from typing import Any
 from benchmarks.bench_accuracy import drained_references
 from benchmarks.corpora import CORPORA, fetch
 from benchmarks.lsp_truth import TruthServer
+from benchmarks.timing import Stopwatch, median, percentile
 from codenav.index.pipeline import index_tree
 from codenav.lsp.pool import server_settings as pool_settings
 from codenav.lsp.servers import families
@@ -153,11 +152,6 @@ def answered_by(envelope: dict[str, Any]) -> str:
     return str(envelope.get("data", {}).get("source", "?"))
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
 # ------------------------------------------------------------------ 1. first answer, cold
 
 async def first_answers(root: Path, db: Path, asks: dict[str, list[dict[str, Any]]]
@@ -167,9 +161,9 @@ async def first_answers(root: Path, db: Path, asks: dict[str, list[dict[str, Any
         for source in SOURCES:
             ws = Workspace(root, db, lsp="auto", lsp_background=True)
             try:
-                started = time.perf_counter()
+                clock = Stopwatch()
                 envelope = await call_tool(ws, tool, {**asks[tool][0], "source": source})
-                out[tool, source] = (time.perf_counter() - started, answered_by(envelope))
+                out[tool, source] = (clock.seconds(), answered_by(envelope))
             finally:
                 ws.close()
     return out
@@ -181,14 +175,14 @@ async def switch_over(ws: Workspace, args: dict[str, Any], limit: float = 120.0
                       ) -> tuple[float | None, int, float]:
     """(seconds until ``auto`` answers from the server, map answers before, slowest map
     answer in seconds) for ``nav_references`` asked every 0.25 s."""
-    started = time.perf_counter()
+    clock = Stopwatch()
     maps, slowest = 0, 0.0
-    while time.perf_counter() - started < limit:
-        mark = time.perf_counter()
+    while clock.seconds() < limit:
+        lap = Stopwatch()
         envelope = await call_tool(ws, "nav_references", {**args, "source": "auto"})
-        took = time.perf_counter() - mark
+        took = lap.seconds()
         if answered_by(envelope) == "lsp":
-            return time.perf_counter() - started, maps, slowest
+            return clock.seconds(), maps, slowest
         maps += 1
         slowest = max(slowest, took)
         await asyncio.sleep(0.25)
@@ -211,9 +205,9 @@ async def warm_runs(ws: Workspace, asks: dict[str, list[dict[str, Any]]]) -> War
         for i, args in enumerate(asks[tool]):
             order = SOURCES[i % 3:] + SOURCES[: i % 3]
             for source in order:
-                started = time.perf_counter()
+                clock = Stopwatch()
                 envelope = await call_tool(ws, tool, {**args, "source": source})
-                warm.latencies[tool, source].append(time.perf_counter() - started)
+                warm.latencies[tool, source].append(clock.seconds())
                 warm.answered[tool, source][answered_by(envelope)] += 1
     return warm
 
@@ -254,17 +248,17 @@ async def agreement(ws: Workspace, truths: list[TruthServer], symbols: list[Symb
         position = (symbol.path, symbol.line, symbol.col)
         try:
             for i, truth in enumerate(truths):
-                started = time.perf_counter()
+                clock = Stopwatch()
                 answer = await truth.references(position, include_declaration=False)
                 if i == 0:
-                    row.truth_s = time.perf_counter() - started
+                    row.truth_s = clock.seconds()
                 row.truths.append({p for p in answer if not p[0].startswith("/")} - {position})
         except Exception as exc:  # noqa: BLE001 - a benchmark reports, not crashes
             row.error = f"basedpyright: {type(exc).__name__}"
             continue
-        started = time.perf_counter()
+        clock = Stopwatch()
         got = await lsp_references(ws, symbol)
-        row.codenav_s = time.perf_counter() - started
+        row.codenav_s = clock.seconds()
         if isinstance(got, str):
             row.error = f"codenav: {got}"
         else:
@@ -287,7 +281,7 @@ def show_latency(cold: dict[tuple[str, str], tuple[float, str]], warm: Warm) -> 
             answered = ", ".join(f"{k} {v}" for k, v in warm.answered[tool, source].most_common())
             if values:
                 print(f"{tool:<20} {source:<6} {seconds:>8.2f} {by:>14} {len(values):>4} "
-                      f"{statistics.median(values):>8.1f} {pct(values, 0.95):>8.1f} "
+                      f"{median(values):>8.1f} {percentile(values, 0.95):>8.1f} "
                       f"{max(values):>8.1f}  {answered}")
             else:
                 print(f"{tool:<20} {source:<6} {seconds:>8.2f} {by:>14} {0:>4}")
@@ -333,10 +327,10 @@ def show_agreement(root: Path, rows: list[Agreement], which: int, label: str,
 
 async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namespace) -> None:
     asks = questions(symbols, args.questions, args.seed)
-    began = time.perf_counter()
+    clock = Stopwatch()
     cold = await first_answers(root, db, asks)
     print(f"\n[1] first answers, {len(cold)} fresh Workspaces: "
-          f"{time.perf_counter() - began:.0f} s")
+          f"{clock.seconds():.0f} s")
 
     ws = Workspace(root, db, lsp="auto", lsp_background=True)
     try:
@@ -348,25 +342,25 @@ async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namesp
             print(f"[2] fresh Workspace, nav_references source:auto asked every 0.25 s: "
                   f"{maps} answers from the map (slowest {slowest * 1000:.0f} ms), then "
                   f"source:lsp at {switched:.1f} s (pool state {state})")
-        began = time.perf_counter()
+        clock = Stopwatch()
         warm = await warm_runs(ws, asks)
         print(f"[3] warm: {sum(len(v) for v in warm.latencies.values())} calls in "
-              f"{time.perf_counter() - began:.0f} s")
+              f"{clock.seconds():.0f} s")
         show_latency(cold, warm)
         substituted = {tool: warm.answered[tool, "lsp"]["map"] for tool in TOOLS
                        if warm.answered[tool, "lsp"]["map"]}
         if substituted:
             print(f"source:lsp answered from the map {substituted}: the server answered, with "
                   "nothing, and the tool put the map's answer in its place (labelled map)")
-        map_p50 = [statistics.median(warm.latencies[t, "map"]) * 1000 for t in TOOLS
+        map_p50 = [median(warm.latencies[t, "map"]) * 1000 for t in TOOLS
                    if warm.latencies[t, "map"]]
-        print(f"map-only p50 over the seven tools: {statistics.median(map_p50):.1f} ms "
+        print(f"map-only p50 over the seven tools: {median(map_p50):.1f} ms "
               f"(median of per-tool p50s; min {min(map_p50):.1f}, max {max(map_p50):.1f})")
 
         rng = random.Random(args.seed + 1)
         agree = rng.sample(symbols, min(args.agree, len(symbols)))
         truths = [TruthServer(root), like_codenav(root)]
-        began = time.perf_counter()
+        clock = Stopwatch()
         try:
             probe = next((s for s in agree if s.kind == "class"), agree[0])
             for truth in truths:  # one after the other: the first's spawn-to-warm is clean
@@ -382,18 +376,18 @@ async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namesp
               f"{t.initialized:.2f} s, "
               f"found {t.source_files} files at {(t.discovered or 0):.2f} s, warm (complete "
               f"references) at {(t.warm or 0):.2f} s after spawn; warm references per "
-              f"question: p50 {statistics.median(lat) * 1000:.0f} ms, p95 "
-              f"{pct(lat, 0.95) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms over {len(lat)} "
-              f"({time.perf_counter() - began:.0f} s for part 4)")
+              f"question: p50 {median(lat) * 1000:.0f} ms, p95 "
+              f"{percentile(lat, 0.95) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms over "
+              f"{len(lat)} ({clock.seconds():.0f} s for part 4)")
         measured = [r for r in rows if r.error is None]
         if measured:
             truth_s = [r.truth_s for r in measured]
             codenav_s = [r.codenav_s for r in measured]
             print(f"  same {len(measured)} symbols: basedpyright direct p50 "
-                  f"{statistics.median(truth_s) * 1000:.0f} ms p95 "
-                  f"{pct(truth_s, 0.95) * 1000:.0f} ms; codenav nav_references source:lsp "
-                  f"(tokenBudget 10000, drained) p50 {statistics.median(codenav_s) * 1000:.0f} "
-                  f"ms p95 {pct(codenav_s, 0.95) * 1000:.0f} ms")
+                  f"{median(truth_s) * 1000:.0f} ms p95 "
+                  f"{percentile(truth_s, 0.95) * 1000:.0f} ms; codenav nav_references source:lsp "
+                  f"(tokenBudget 10000, drained) p50 {median(codenav_s) * 1000:.0f} "
+                  f"ms p95 {percentile(codenav_s, 0.95) * 1000:.0f} ms")
         show_agreement(root, rows, 0, "basedpyright direct (lsp_truth: extraPaths = the "
                        "root's parent, as bench_accuracy)", args.worst)
         show_agreement(root, rows, 1, "basedpyright direct with codenav's own settings "
@@ -411,7 +405,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worst", type=int, default=6, help="disagreements listed")
     args = parser.parse_args()
-    started = time.perf_counter()
+    clock = Stopwatch()
     root = fetch(CORPORA[args.corpus])
     db = Path(tempfile.mkdtemp()) / "map.db"
     built = index_tree(root, db)
@@ -420,7 +414,7 @@ def main() -> None:
           f"built in {built.seconds:.2f} s; {len(symbols):,} classes/methods/functions with "
           f"resolved uses (seed {args.seed})")
     asyncio.run(run(root, db, symbols, args))
-    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+    print(f"\ntotal {clock.seconds():.0f} s")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -56,13 +55,9 @@ from benchmarks import (
 )
 from benchmarks.corpora import CORPORA, fetch, source_files
 from benchmarks.lsp_truth import TruthServer
+from benchmarks.timing import Stopwatch, median, percentile
 
 Position = tuple[str, int, int]
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def _version(cmd: list[str]) -> str:
@@ -224,13 +219,13 @@ async def cold_vs_warm(root: Path, positions: list[Position], server: str, round
         try:
             await truth.start()
             for position in order:
-                asked = time.perf_counter() - truth._spawned
+                asked = truth._spawned.seconds()
                 try:
                     got: set[Position] | None = set(await truth._references(
                         position, 60.0, include_declaration))
                 except Exception:  # noqa: BLE001 - a timeout is an incomplete answer
                     got = None
-                answers.append((position, asked, time.perf_counter() - truth._spawned, got))
+                answers.append((position, asked, truth._spawned.seconds(), got))
             await truth.warm(order[0], include_declaration=include_declaration)
             for position, asked, done, got in answers:
                 final = set(await truth.references(position,
@@ -249,9 +244,9 @@ async def cold_vs_warm(root: Path, positions: list[Position], server: str, round
             await truth.close()
     incomplete = sum(not c["complete"] for c in cold)
     print(f"  {server}: {len(cold)} cold answers, {incomplete} differ from the warm answer; "
-          f"first answer {statistics.median(s['first_answer_s'] for s in starts):.2f} s, warm "
-          f"at {statistics.median(s['warm_s'] or 0 for s in starts):.2f} s after spawn; warm "
-          f"references p50 {statistics.median(warm_latency) * 1000:.0f} ms")
+          f"first answer {median(s['first_answer_s'] for s in starts):.2f} s, warm "
+          f"at {median(s['warm_s'] or 0 for s in starts):.2f} s after spawn; warm "
+          f"references p50 {median(warm_latency) * 1000:.0f} ms")
     return {"server": server, "cold": cold, "starts": starts, "warm_latency": warm_latency,
             "incomplete": incomplete}
 
@@ -327,21 +322,21 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     x = range(len(names))
     width = 0.38 if results.get("tools_stdio") else 0.6
-    p95 = [_pct(tools[0][n], 0.95) for n in names]
-    p50 = [statistics.median(tools[0][n]) for n in names]
+    p95 = [percentile(tools[0][n], 0.95) for n in names]
+    p50 = [median(tools[0][n]) for n in names]
     ax.bar([i - (width / 2 if results.get("tools_stdio") else 0) for i in x], p95, width,
            label="in process p95", color="#4c72b0")
     ax.scatter([i - (width / 2 if results.get("tools_stdio") else 0) for i in x], p50,
                color="k", zorder=3, s=12, label="p50")
     if results.get("tools_stdio"):
         stdio = results["tools_stdio"][0]
-        ax.bar([i + width / 2 for i in x], [_pct(stdio[n], 0.95) for n in names], width,
+        ax.bar([i + width / 2 for i in x], [percentile(stdio[n], 0.95) for n in names], width,
                label="over stdio (MCP) p95", color="#dd8452")
         ax.axhline(25, color="#dd8452", ls=":", lw=1, label="target, stdio p95 25 ms")
     ax.axhline(10, color="#4c72b0", ls=":", lw=1, label="target, in process p95 10 ms")
     grep_ms = [r["grep_ms"] for r in results["tokens"]["rows"] if r["type"] != "file"]
     if grep_ms:
-        ax.axhline(statistics.median(grep_ms), color="gray", ls="--", lw=1,
+        ax.axhline(median(grep_ms), color="gray", ls="--", lw=1,
                    label="baseline: grep -rnw + reads, median per question")
     ax.set_xticks(list(x), [n.replace("_", "_\n", 1) for n in names], fontsize=8)
     ax.set_ylabel("ms")
@@ -410,13 +405,13 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
     labels, values = [], []
     for lsp in lsps:
         labels += [f"{lsp['server']}: first answer", f"{lsp['server']}: warm p50"]
-        values += [statistics.median(s["first_answer_s"] for s in lsp["starts"]) * 1000,
-                   statistics.median(lsp["warm_latency"]) * 1000]
+        values += [median(s["first_answer_s"] for s in lsp["starts"]) * 1000,
+                   median(lsp["warm_latency"]) * 1000]
     refs = results["tools_in_process"][0].get("nav_references")
     colors = [f"C{i // 2}" for i in range(len(values))]
     if refs:
         labels.append("codenav map: nav_references p50")
-        values.append(statistics.median(refs))
+        values.append(median(refs))
         colors.append("gray")
     # one bar a row, its label beside it: server names side by side under vertical bars
     # overlapped whatever the font size
@@ -574,20 +569,20 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
               + ". Targets (docs/contract.md §7): p95 ≤ 10 ms in process, ≤ 25 ms over stdio. "
               "Baseline: the "
               "token benchmark's grep-and-read, "
-              f"median {statistics.median(r['grep_ms'] for r in tok):.0f} ms per question "
+              f"median {median(r['grep_ms'] for r in tok):.0f} ms per question "
               f"(codenav's answers there: median "
-              f"{statistics.median(r['codenav_ms'] for r in tok):.1f} ms).", "",
+              f"{median(r['codenav_ms'] for r in tok):.1f} ms).", "",
               "![tool latency](report/tool_latency.png)", "",
               "| tool | p50 ms | p95 ms | max ms | mean tokens |"
               + (" stdio p50 | stdio p95 |" if stdio else ""),
               "|---|---:|---:|---:|---:|" + ("---:|---:|" if stdio else "")]
     for name in sorted(tools):
         v = tools[name]
-        row = (f"| {name} | {statistics.median(v):.2f} | {_pct(v, 0.95):.2f} | {max(v):.2f} | "
+        row = (f"| {name} | {median(v):.2f} | {percentile(v, 0.95):.2f} | {max(v):.2f} | "
                f"{statistics.mean(results['tools_in_process'][1][name]):.0f} |")
         if stdio:
             s = stdio[0][name]
-            row += f" {statistics.median(s):.2f} | {_pct(s, 0.95):.2f} |"
+            row += f" {median(s):.2f} | {percentile(s, 0.95):.2f} |"
         lines.append(row)
     if stdio:
         lines += ["", f"`codenav mcp` spawn to first `map_search` answer: {stdio[2]:.0f} ms "
@@ -682,11 +677,11 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
     for lsp in results["lsp"]:
         starts = lsp["starts"]
         lines.append(
-            f"| {lsp['server']} | {statistics.median(s['initialize_s'] for s in starts):.2f} | "
-            f"{statistics.median(s['first_answer_s'] for s in starts):.2f} | "
-            f"{statistics.median(s['warm_s'] or 0 for s in starts):.2f} | "
-            f"{statistics.median(lsp['warm_latency']) * 1000:.0f} | "
-            f"{_pct(lsp['warm_latency'], 0.95) * 1000:.0f} | {lsp['incomplete']} of "
+            f"| {lsp['server']} | {median(s['initialize_s'] for s in starts):.2f} | "
+            f"{median(s['first_answer_s'] for s in starts):.2f} | "
+            f"{median(s['warm_s'] or 0 for s in starts):.2f} | "
+            f"{median(lsp['warm_latency']) * 1000:.0f} | "
+            f"{percentile(lsp['warm_latency'], 0.95) * 1000:.0f} | {lsp['incomplete']} of "
             f"{len(lsp['cold'])} |")
     tools_lsp = results.get("lsp_tools")
     if tools_lsp:
@@ -700,7 +695,7 @@ def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: floa
 
             def p50(source: str, tool: str = tool) -> str:
                 values = warm.latencies[tool, source]
-                return f"{statistics.median(values) * 1000:.1f}" if values else "-"
+                return f"{median(values) * 1000:.1f}" if values else "-"
 
             lines.append(f"| {tool} | {c[tool, 'auto'][0]:.2f} ({c[tool, 'auto'][1]}) | "
                          f"{c[tool, 'lsp'][0]:.2f} | {c[tool, 'map'][0]:.2f} | {p50('lsp')} | "
@@ -735,7 +730,7 @@ def main(argv: list[str] | None = None) -> None:
     except ImportError:
         sys.exit("matplotlib is needed for the plots: pip install -e '.[bench]'")
     quick = args.quick
-    started = time.perf_counter()
+    clock = Stopwatch()
     results: dict[str, Any] = {}
     root = fetch(CORPORA["django"])
     results["django_root"] = root
@@ -745,7 +740,7 @@ def main(argv: list[str] | None = None) -> None:
     with_ts = not quick and not args.skip_ts and shutil.which("npm") is not None
 
     def phase(name: str) -> None:
-        print(f"\n== {name} ({time.perf_counter() - started:.0f} s)", flush=True)
+        print(f"\n== {name} ({clock.seconds():.0f} s)", flush=True)
 
     repeat = 1 if quick else 3
     results["repeat"] = repeat
@@ -804,7 +799,7 @@ def main(argv: list[str] | None = None) -> None:
         results["lsp_tools"] = bench_lsp_tools(root, db, 20)
 
     phase("plots and report")
-    seconds = time.perf_counter() - started
+    seconds = clock.seconds()
     _plots(args.out / "report", results)
     bench_scale.plot(results["growth"], args.out / "report" / "growth.png")
     write_report(args.out / "REPORT.md", results, quick, seconds)
