@@ -70,6 +70,7 @@ from typing import Any
 from benchmarks.bench_accuracy import drained_references
 from benchmarks.corpora import CORPORA, fetch
 from benchmarks.lsp_truth import TruthServer
+from benchmarks.symbols import Position, Symbol
 from benchmarks.timing import Stopwatch, median, percentile
 from codenav.index.pipeline import index_tree
 from codenav.lsp.pool import server_settings as pool_settings
@@ -77,7 +78,7 @@ from codenav.lsp.servers import families
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
 
-Position = tuple[str, int, int]  # repo-relative path, 1-based line, 1-based UTF-16 column
+Drawn = tuple[Symbol, Position]  # a definition and one resolved use of it
 
 SOURCES = ("auto", "lsp", "map")
 TOOLS = ("nav_definition", "nav_references", "nav_hover", "nav_call_hierarchy",
@@ -86,24 +87,10 @@ _CALLABLE = ("method", "function")
 _DEFINITIONS = ("class", "method", "function")
 
 
-@dataclass(frozen=True)
-class Symbol:
-    nid: str
-    kind: str
-    name: str
-    path: str
-    line: int  # of the definition's name
-    col: int
-    use: Position  # one resolved use of it, where nav_definition is asked
-
-    @property
-    def where(self) -> dict[str, Any]:
-        return {"file": self.path, "line": self.line, "col": self.col}
-
-
-def draw_symbols(db: Path) -> list[Symbol]:
+def draw_symbols(db: Path) -> list[Drawn]:
     """Every Python class, method and function with a resolved use in a Python file, with
-    one such use (the map also holds the corpus's JavaScript: not for basedpyright)."""
+    one such use, where nav_definition is asked (the map also holds the corpus's
+    JavaScript: not for basedpyright)."""
     conn = sqlite3.connect(db)
     rows = conn.execute(
         "SELECT n.nid, n.kind, n.name, f.path, n.name_line, n.name_col, "
@@ -119,23 +106,24 @@ def draw_symbols(db: Path) -> list[Symbol]:
     out = []
     for nid, kind, name, path, line, col, use in rows:
         use_path, use_line, use_col = use.split("\0")
-        out.append(Symbol(nid, kind, name, path, line, col,
-                          (use_path, int(use_line), int(use_col))))
+        out.append((Symbol(name, kind, path, line, col, nid=nid),
+                    (use_path, int(use_line), int(use_col))))
     return out
 
 
-def questions(symbols: list[Symbol], count: int, seed: int) -> dict[str, list[dict[str, Any]]]:
+def questions(drawn: list[Drawn], count: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     """``count`` argument sets per tool (without ``source``), drawn with ``seed``."""
     rng = random.Random(seed)
-    every = rng.sample(symbols, min(count, len(symbols)))
-    callables = [s for s in symbols if s.kind in _CALLABLE]
-    classes = [s for s in symbols if s.kind == "class"]
+    picked = rng.sample(drawn, min(count, len(drawn)))
+    every = [s for s, _ in picked]
+    callables = [s for s, _ in drawn if s.kind in _CALLABLE]
+    classes = [s for s, _ in drawn if s.kind == "class"]
     calls = rng.sample(callables, min(count, len(callables)))
     types = rng.sample(classes, min(count, len(classes)))
     files = list(dict.fromkeys(s.path for s in every))
     return {
-        "nav_definition": [{"file": s.use[0], "line": s.use[1], "col": s.use[2]}
-                           for s in every],
+        "nav_definition": [{"file": use[0], "line": use[1], "col": use[2]}
+                           for _, use in picked],
         "nav_references": [s.where for s in every],
         "nav_hover": [s.where for s in every],
         "nav_call_hierarchy": [{**s.where, "direction": "incoming"} for s in calls],
@@ -148,7 +136,7 @@ def questions(symbols: list[Symbol], count: int, seed: int) -> dict[str, list[di
 def answered_by(envelope: dict[str, Any]) -> str:
     """``lsp``/``map`` for an answer, the error code for a failure."""
     if not envelope.get("ok"):
-        return envelope.get("error", {}).get("code", "?")
+        return str(envelope.get("error", {}).get("code", "?"))
     return str(envelope.get("data", {}).get("source", "?"))
 
 
@@ -325,8 +313,9 @@ def show_agreement(root: Path, rows: list[Agreement], which: int, label: str,
 
 # -------------------------------------------------------------------------------- main
 
-async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namespace) -> None:
-    asks = questions(symbols, args.questions, args.seed)
+async def run(root: Path, db: Path, drawn: list[Drawn], args: argparse.Namespace) -> None:
+    asks = questions(drawn, args.questions, args.seed)
+    symbols = [s for s, _ in drawn]
     clock = Stopwatch()
     cold = await first_answers(root, db, asks)
     print(f"\n[1] first answers, {len(cold)} fresh Workspaces: "

@@ -136,7 +136,7 @@ def edits(root: Path, db_path: Path, count: int, seed: int) -> dict[str, list[fl
     return out
 
 
-def exponent(sizes: list[int], seconds: list[float]) -> float:
+def exponent(sizes: list[float], seconds: list[float]) -> float:
     """``b`` of ``seconds = a * sizes^b``, least squares on the logs."""
     xs = [math.log(s) for s in sizes]
     ys = [math.log(t) for t in seconds]

@@ -129,7 +129,8 @@ def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
                     lap = Stopwatch()
                     result = await session.call_tool(tool, args)
                     timings.setdefault(tool, []).append(lap.ms())
-                    used = json.loads(result.content[0].text)["tokenBudget"]["used"]
+                    used = json.loads(result.content[0].text)[  # type: ignore[union-attr]
+                        "tokenBudget"]["used"]
                     tokens.setdefault(tool, []).append(used)
         print(f"\ncodenav mcp: spawn to first map_search answer {startup:.0f} ms "
               "(target, docs/contract.md §7: 1000 ms)")

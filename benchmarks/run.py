@@ -177,7 +177,7 @@ def accuracy(corpus_name: str, symbols: int, seed: int = 11) -> dict[str, Any]:
     _, _, server, label = bench_accuracy._LANGUAGES[corpus.language]
     candidates = (bench_accuracy.from_ctags(root, corpus.language) if shutil.which("ctags")
                   else bench_accuracy.from_regex(root, corpus.language))
-    chosen = bench_accuracy.pick(candidates, symbols, seed)
+    chosen = [bench_accuracy.Measured(s) for s in bench_accuracy.pick(candidates, symbols, seed)]
     db = Path(tempfile.mkdtemp()) / "map.db"
     from codenav.index.pipeline import index_tree
 

@@ -4,10 +4,10 @@ One ``grep -rn`` of the name for uses (``--include`` of the language's files); n
 read whole. What each kind of question runs:
 
 - **refs**: ``grep -rnw NAME``.
-- **callers**: ``grep -rnE "\\bNAME\\s*\\("`` (the calls), then one ``awk`` over the files with calls that prints,
-  for each call, only its enclosing definition: the nearest definition line above it
-  indented less than it (a statement at a lower indentation closes the definitions above
-  it). Not a listing of every definition of those files.
+- **callers**: ``grep -rnE "\\bNAME\\s*\\("`` (the calls), then one ``awk`` over the
+  files with calls that prints, for each call, only its enclosing definition: the nearest
+  definition line above it indented less than it (a statement at a lower indentation
+  closes the definitions above it). Not a listing of every definition of those files.
 - **subclasses**: ``grep -rnE "class \\w+\\(.*\\bName\\b"`` (``extends``/``implements``
   in TypeScript), level by level until a level finds none.
 - **members**: the class's line (``grep -rnE "^class Name\\b"``), then the definition lines
