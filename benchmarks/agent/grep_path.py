@@ -49,7 +49,7 @@ class Dialect:
     include: str  # grep --include pattern
     definition: str  # a line defining a function, method or class
     container: str  # a line defining a class (or interface): members are one level in
-    member: str  # a member's line inside a container ("" when definition covers it)
+    member: str  # a member's declaration after its indentation ("": definition covers it)
     signature_end: str  # the line a signature ends on
     comment: str  # a comment line
     indent: str  # one level of indentation
@@ -70,7 +70,7 @@ TYPESCRIPT = Dialect(
                 r"(abstract[ \t]+)?(class|interface)[ \t]"),
     container=(r"^[ \t]*(export[ \t]+)?(default[ \t]+)?(declare[ \t]+)?(abstract[ \t]+)?"
                r"(class|interface)[ \t]"),
-    member=(rf"^[ \t]+(({_TS_MODIFIERS})[ \t]+)*(\[[^]]+\]|[A-Za-z_$][A-Za-z0-9_$]*)[?]?"
+    member=(rf"(({_TS_MODIFIERS})[ \t]+)*(\[[^]]+\]|[A-Za-z_$][A-Za-z0-9_$]*)[?]?"
             r"(<.*>)?[ \t]*\("),
     signature_end=r"[{;][ \t]*$",
     comment=r"^[ \t]*(\/\/|\*|\/\*)",  # an awk regex literal: / escaped
@@ -176,7 +176,7 @@ def enclosing_program(dialect: Dialect, name: str) -> str:
     call outside any. A definition stays open until a line indented as much or less
     (blank and comment lines aside) starts; a member line counts as a definition only
     directly inside a container (a class: not a call statement in a function)."""
-    member = (f"($0 ~ /{dialect.member}/ && n && box[n])" if dialect.member else "0")
+    member = (f"($0 ~ /^[ \\t]+{dialect.member}/ && n && box[n])" if dialect.member else "0")
     return (
         "FNR == 1 { n = 0 } "
         "/^[ \\t]*$/ { next } "
@@ -252,7 +252,7 @@ def _members(sh: Shell, question: Question, dialect: Dialect) -> None:
         return
     inner = " " * indent + dialect.indent
     definition = (rf"^{inner}(async[ \t]+)?def[ \t]" if python else
-                  "^" + inner + dialect.member.removeprefix("^[ \\t]+"))
+                  f"^{inner}{dialect.member}")
     out = sh.run(f"awk {_q(_inside(line, indent, python) + '/' + definition + '/')} {file}")
     names = set()
     for text in out.splitlines():
@@ -302,17 +302,19 @@ def _importers(sh: Shell, question: Question, language: str, root: Path) -> None
 def _outline(sh: Shell, question: Question, dialect: Dialect, language: str) -> None:
     python = language == "python"
     pattern = dialect.definition if python else (
-        f"{dialect.definition}|^(export[ \t]+)?(declare[ \t]+)?(enum|namespace)[ \t]|"
-        f"{dialect.member}|^}}")
+        rf"{dialect.definition}|^(export[ \t]+)?(declare[ \t]+)?(enum|namespace)[ \t]|"
+        f"^{dialect.indent}{dialect.member}|^}}")
     out = sh.run(f"grep -nE {_q(pattern)} {question.target}")
     sh.answer.facts = _nesting([text for _, text in numbered_lines(out)], python)
 
 
 def _nesting(lines: list[str], python: bool) -> set[Fact]:
     """Qualified names of definition lines, nested by indentation (TypeScript: members
-    of the top-level class or interface above them)."""
+    of the top-level class or interface above them; an indented call in a function is
+    not a member)."""
     names: set[Fact] = set()
     stack: list[tuple[int, str]] = []
+    container = False  # TypeScript: the top-level definition above is a class/interface
     for text in lines:
         indent = len(text) - len(text.lstrip())
         if python:
@@ -322,9 +324,12 @@ def _nesting(lines: list[str], python: bool) -> set[Fact]:
                 stack.clear()
                 continue
             found = _DEFINED.search(text) if not text.startswith(" ") else None
+            if found:
+                container = re.search(r"\b(class|interface)\s", text) is not None
             member = _MEMBER.match(text) if text.startswith(" ") else None
             if member:
-                names.add(".".join([s for _, s in stack[:1]] + [member.group(1)]))
+                if container and stack:
+                    names.add(f"{stack[0][1]}.{member.group(1)}")
                 continue
         if not found:
             continue
