@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import json
 import sys
 import tempfile
@@ -128,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(show(results)))
     print("\n".join(report(results, measured, learning)))
     if args.report:
-        write_section(args.report, section(results, measured, learning))
+        when = dt.datetime.now(dt.timezone.utc)
+        write_section(args.report, [
+            *section(results, measured, learning), "",
+            f"(This section alone: `python -m benchmarks.bench_agent --report` on "
+            f"{when:%Y-%m-%d %H:%M} UTC, apart from the full run the header names.)"])
     print(f"\n({clock.seconds():.0f} s)", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps([{
