@@ -36,7 +36,9 @@ def _walk(value: Any, file: str | None, ids: set[str], positions: set[Position])
             ids.add(value["id"])
         anchor = value.get("anchor")
         if isinstance(anchor, dict) and isinstance(anchor.get("line"), int):
-            positions.add((anchor.get("file", here), anchor["line"]))
+            where = anchor.get("file", here)
+            if isinstance(where, str):
+                positions.add((where, anchor["line"]))
         if here and isinstance(value.get("line"), int):
             positions.add((here, value["line"]))
         for key, item in value.items():

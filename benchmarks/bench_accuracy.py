@@ -54,17 +54,16 @@ import shutil
 import subprocess
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from benchmarks.corpora import CORPORA, LANGUAGE_SUFFIXES, fetch, source_files
 from benchmarks.lsp_truth import Timings, TruthServer
+from benchmarks.symbols import Position, Symbol
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
-
-Position = tuple[str, int, int]
 
 _CTAGS_KINDS = {"class": "class", "function": "function", "member": "method",
                 "variable": "variable"}
@@ -135,17 +134,35 @@ class _Comments:
 
 
 @dataclass
-class Symbol:
-    path: str
-    line: int
-    col: int
-    name: str
-    kind: str
+class Measured:
+    """One symbol's references: the server's (``truth``) and the map's (``mapped``)."""
+
+    symbol: Symbol
     truth: set[Position] = field(default_factory=set)
     in_comments: set[Position] = field(default_factory=set)  # truth inside comments, set apart
     outside: set[Position] = field(default_factory=set)  # in files no build compiles (C)
     mapped: set[Position] = field(default_factory=set)
     error: str | None = None
+
+    @property
+    def path(self) -> str:
+        return self.symbol.path
+
+    @property
+    def line(self) -> int:
+        return self.symbol.line
+
+    @property
+    def col(self) -> int:
+        return self.symbol.col
+
+    @property
+    def name(self) -> str:
+        return self.symbol.name
+
+    @property
+    def kind(self) -> str:
+        return self.symbol.kind
 
 
 def _col(text: str, name: str) -> int | None:
@@ -211,7 +228,7 @@ def from_ctags(root: Path, language: str = "python") -> list[Symbol]:
         if kind == "typedef" and col is not None:  # `typedef struct X {…} X;`: the last X
             col = _last_col(text, tag["name"]) or col
         if col is not None:
-            found.append(Symbol(path, tag["line"], col, tag["name"], kind))
+            found.append(Symbol(tag["name"], kind, path, tag["line"], col))
     return found
 
 
@@ -235,7 +252,7 @@ def from_regex(root: Path, language: str = "python") -> list[Symbol]:
             if match:
                 kind = "class" if match.group(2) == "class" else (
                     "method" if match.group(1) else "function")
-                found.append(Symbol(rel, number, match.start(3) + 1, match.group(3), kind))
+                found.append(Symbol(match.group(3), kind, rel, number, match.start(3) + 1))
     return found
 
 
@@ -249,8 +266,8 @@ def _from_ts_regex(root: Path) -> list[Symbol]:
             match = _TS_DECLARATION.match(text)
             if match and (rel, match.group(2)) not in seen:
                 seen.add((rel, match.group(2)))
-                found.append(Symbol(rel, number, match.start(2) + 1, match.group(2),
-                                    _TS_KEYWORD_KINDS[match.group(1)]))
+                found.append(Symbol(match.group(2), _TS_KEYWORD_KINDS[match.group(1)], rel,
+                                    number, match.start(2) + 1))
     return found
 
 
@@ -289,7 +306,7 @@ async def drained_references(ws: Workspace, where: dict[str, Any],
     return found
 
 
-async def map_references(ws: Workspace, symbol: Symbol,
+async def map_references(ws: Workspace, symbol: Symbol | Measured,
                          source: str = "map") -> set[Position] | str:
     """Everything ``nav_references`` answers from the map for ``symbol`` (or from
     ``source``: ``lsp``, codenav's own language server)."""
@@ -297,7 +314,7 @@ async def map_references(ws: Workspace, symbol: Symbol,
     return await drained_references(ws, where, source)
 
 
-def score(symbols: list[Symbol], level: str) -> tuple[float, float, int, int, int]:
+def score(symbols: list[Measured], level: str) -> tuple[float, float, int, int, int]:
     def key(position: Position) -> tuple[Any, ...]:
         return position if level == "position" else position[:2]
 
@@ -339,7 +356,7 @@ def active_files(root: Path) -> set[str] | None:
     return found
 
 
-async def _where_to_ask(truth: TruthServer, root: Path, symbol: Symbol,
+async def _where_to_ask(truth: TruthServer, root: Path, symbol: Measured,
                         active: set[str]) -> Position | None:
     """Where to ask a C server about ``symbol`` (see ``run``): its definition in a .c file;
     for a header's, the first use in a compiled .c file whose definition the server says is
@@ -394,7 +411,7 @@ def javac_truth(root: Path) -> dict[Position, set[Position]]:
     return truth
 
 
-async def run_javac(root: Path, symbols: list[Symbol], db: Path) -> None:
+async def run_javac(root: Path, symbols: list[Measured], db: Path) -> None:
     """Fills each symbol's ``truth`` from javac and ``mapped`` from codenav's map."""
     uses = javac_truth(root)
     print(f"javac: {sum(len(v) for v in uses.values())} uses of {len(uses)} declarations")
@@ -412,7 +429,7 @@ async def run_javac(root: Path, symbols: list[Symbol], db: Path) -> None:
 _LABELS = Path(__file__).parent / "labels"
 
 
-def labelled(root: Path, corpus: str) -> list[Symbol]:
+def labelled(root: Path, corpus: str) -> list[Measured]:
     """The hand-labelled symbols of ``benchmarks/labels/<corpus>.json`` with their truth;
     every labelled position must still name the symbol in ``root`` (the right commit)."""
     doc = json.loads((_LABELS / f"{corpus}.json").read_text("utf-8"))
@@ -432,13 +449,13 @@ def labelled(root: Path, corpus: str) -> list[Symbol]:
 
     for item in doc["symbols"]:
         path, line, col = position(item["at"], item["name"])
-        symbol = Symbol(path, line, col, item["name"], item["kind"])
+        symbol = Measured(Symbol(item["name"], item["kind"], path, line, col))
         symbol.truth = {position(ref, item["name"]) for ref in item["refs"]}
         symbols.append(symbol)
     return symbols
 
 
-async def run_labelled(root: Path, symbols: list[Symbol], db: Path) -> None:
+async def run_labelled(root: Path, symbols: list[Measured], db: Path) -> None:
     """Fills each labelled symbol's ``mapped`` from codenav's map."""
     ws = Workspace(root, db)
     for symbol in symbols:
@@ -450,7 +467,7 @@ async def run_labelled(root: Path, symbols: list[Symbol], db: Path) -> None:
     ws.close()
 
 
-async def run(root: Path, symbols: list[Symbol], db: Path,
+async def run(root: Path, symbols: list[Measured], db: Path,
               server: str = "basedpyright", source: str = "map") -> Timings:
     """Fills each symbol's ``truth`` and ``mapped``; returns the server's timings.
 
@@ -511,7 +528,7 @@ async def run(root: Path, symbols: list[Symbol], db: Path,
     return truth.timings
 
 
-def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int = 8) -> None:
+def show(root: Path, symbols: list[Measured], label: str = "pyright", worst: int = 8) -> None:
     measured = [s for s in symbols if s.error is None]
     errors = Counter(s.error for s in symbols if s.error)
     print(f"\n{len(measured)} symbols measured ({len(symbols) - len(measured)} not: "
@@ -526,8 +543,8 @@ def show(root: Path, symbols: list[Symbol], label: str = "pyright", worst: int =
         print(f"{outside} references in files outside the active configuration set apart")
     in_comments = sum(len(s.in_comments) for s in measured)
     if in_comments:
-        with_comments = [Symbol(s.path, s.line, s.col, s.name, s.kind, s.truth | s.in_comments,
-                                set(), s.mapped) for s in measured]
+        with_comments = [replace(s, truth=s.truth | s.in_comments, in_comments=set())
+                         for s in measured]
         p, r, hit, mapped, truth = score(with_comments, "position")
         print(f"{'+ comments, position':<24} {p:>10.3f} {r:>8.3f} {hit:>6} {mapped:>8} "
               f"{truth:>8}")
@@ -599,7 +616,7 @@ def main() -> None:
         candidates = (from_ctags(root, corpus.language) if shutil.which("ctags")
                       else from_regex(root, corpus.language))
         source = "ctags" if shutil.which("ctags") else "a regex walk"
-        symbols = pick(candidates, args.symbols, args.seed)
+        symbols = [Measured(s) for s in pick(candidates, args.symbols, args.seed)]
         print(f"corpus {args.corpus}: {root}; {len(candidates)} candidate symbols from "
               f"{source}, {len(symbols)} drawn (seed {args.seed}): "
               f"{dict(Counter(s.kind for s in symbols))}")

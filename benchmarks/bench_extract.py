@@ -12,7 +12,6 @@ floor under ``codenav index --full``.
 from __future__ import annotations
 
 import argparse
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from typing import Any
 
 import codenav.index.extract as extraction
 from benchmarks.corpora import CORPORA, fetch, source_files
+from benchmarks.timing import Stopwatch
 from codenav.index.languages import by_extension, queries
 
 # codenav's own steps inside extract(), timed by wrapping the module's functions
@@ -34,11 +34,11 @@ def _timed(totals: dict[str, float]) -> Iterator[None]:
 
     def clock(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
+            clock = Stopwatch()
             try:
                 return call(*args, **kwargs)
             finally:
-                totals[name] += time.perf_counter() - started
+                totals[name] += clock.seconds()
         return timed
 
     cursor, parser = saved["QueryCursor"], saved["_Deadlined"]
@@ -94,23 +94,23 @@ def main() -> None:
 
     bare = float("inf")
     for _ in range(args.repeat):
-        started = time.perf_counter()
+        clock = Stopwatch()
         for rel, data in files:
             language = langs[rel]
             if language is not None:
                 queries(language).parser.parse(data)
-        bare = min(bare, time.perf_counter() - started)
+        bare = min(bare, clock.seconds())
 
     best: dict[str, float] | None = None
     for _ in range(args.repeat):
         totals: dict[str, float] = defaultdict(float)
         with _timed(totals):
-            started = time.perf_counter()
+            clock = Stopwatch()
             for rel, data in files:
                 language = langs[rel]
                 if language is not None:
                     extraction.extract(language, data, rel)
-            totals["extract(), whole"] = time.perf_counter() - started
+            totals["extract(), whole"] = clock.seconds()
         if best is None or totals["extract(), whole"] < best["extract(), whole"]:
             best = dict(totals)
     assert best is not None

@@ -17,17 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from benchmarks.corpora import CORPORA, fetch
+from benchmarks.timing import Stopwatch, median
 
 
 def reference_id(root: Path, query: str) -> str:
@@ -46,10 +45,10 @@ def reference_id(root: Path, query: str) -> str:
 def index_seconds(source: Path, tmp: Path) -> float:
     tree = tmp / "indexed"
     shutil.copytree(source, tree)
-    started = time.perf_counter()
+    clock = Stopwatch()
     subprocess.run([sys.executable, "-m", "codenav", "index", str(tree), "--full", "--quiet"],
                    check=True)
-    return time.perf_counter() - started
+    return clock.seconds()
 
 
 def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float, float]:
@@ -64,7 +63,7 @@ def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float
 
     async def run() -> None:
         nonlocal first, built
-        started = time.perf_counter()
+        clock = Stopwatch()
         with open(tmp / "mcp.log", "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write), \
                     ClientSession(read, write) as session:
@@ -73,14 +72,14 @@ def mcp_seconds(source: Path, tmp: Path, query: str, wanted: str) -> tuple[float
                     result = await session.call_tool("map_search", {"query": query,
                                                                      "tokenBudget": 400})
                     if wanted in result.content[0].text:  # type: ignore[union-attr]
-                        first = time.perf_counter() - started
+                        first = clock.seconds()
                         break
                     await anyio.sleep(0.05)
                 while True:
                     result = await session.call_tool("map_status", {"tokenBudget": 300})
                     status = json.loads(result.content[0].text)  # type: ignore[union-attr]
                     if status["ok"] and status["data"].get("built"):
-                        built = time.perf_counter() - started
+                        built = clock.seconds()
                         break
                     await anyio.sleep(0.05)
 
@@ -104,7 +103,7 @@ def run(corpus: str = "django", repeat: int = 3, query: str = "QuerySet") -> dic
     return {"corpus": corpus, "query": query, "id": wanted, "rounds": rows,
             "index_s": min(r[0] for r in rows), "first_s": min(r[1] for r in rows),
             "built_s": min(r[2] for r in rows),
-            "ratio_median": statistics.median(r[2] / r[0] for r in rows)}
+            "ratio_median": median(r[2] / r[0] for r in rows)}
 
 
 def main() -> None:

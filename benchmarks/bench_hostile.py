@@ -24,13 +24,14 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import IO, Any
+
+from benchmarks.timing import Stopwatch, median
 
 
 def hostile() -> dict[str, str]:
@@ -62,14 +63,14 @@ def write(root: Path, files: dict[str, str]) -> Path:
 def index_once(root: Path) -> tuple[float, int, list[dict[str, str]]]:
     """Wall seconds, peak RSS (bytes) of the run's largest process, failed files."""
     shutil.rmtree(root / ".codenav", ignore_errors=True)
-    started = time.perf_counter()
+    clock = Stopwatch()
     proc = subprocess.Popen([sys.executable, "-m", "codenav", "index", str(root), "--json",
                              "--log-level", "error"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
-    took = time.perf_counter() - started
+    took = clock.seconds()
     proc.returncode = os.waitstatus_to_exitcode(status)
     report = json.loads(out)
     return took, usage.ru_maxrss * 1024, report["failed"]
@@ -83,7 +84,7 @@ def bench_files(repeat: int) -> list[dict[str, Any]]:
         with tempfile.TemporaryDirectory() as tmp:
             root = write(Path(tmp), files)
             runs = [index_once(root) for _ in range(repeat)]
-        rows.append({"file": label, "seconds": statistics.median(r[0] for r in runs),
+        rows.append({"file": label, "seconds": median(r[0] for r in runs),
                      "worst_s": max(r[0] for r in runs),
                      "peak_mb": max(r[1] for r in runs) / 2**20,
                      "status": runs[-1][2][0]["status"] if runs[-1][2] else "ok"})
@@ -118,20 +119,20 @@ def status_latency(root: Path) -> dict[str, float]:
         _answer(proc.stdout, 1)
         _send(proc.stdin, {"method": "notifications/initialized"})
         times: list[float] = []
-        started, ident = time.perf_counter(), 1
-        while time.perf_counter() - started < 120:
+        clock, ident = Stopwatch(), 1
+        while clock.seconds() < 120:
             ident += 1
-            asked = time.perf_counter()
+            asked = Stopwatch()
             _send(proc.stdin, {"id": ident, "method": "tools/call",
                                "params": {"name": "map_status", "arguments": {}}})
             reply = _answer(proc.stdout, ident)
-            times.append((time.perf_counter() - asked) * 1000)
+            times.append(asked.ms())
             data = reply["result"]["structuredContent"].get("data", {})
             if data.get("built") and not data.get("building"):
                 break
             time.sleep(0.05)
-        return {"answers": len(times), "p50_ms": statistics.median(times),
-                "worst_ms": max(times), "build_s": time.perf_counter() - started}
+        return {"answers": len(times), "p50_ms": median(times),
+                "worst_ms": max(times), "build_s": clock.seconds()}
     finally:
         proc.stdin.close()
         proc.wait(10)

@@ -16,21 +16,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from benchmarks.corpora import CORPORA, fetch, source_files
+from benchmarks.timing import Stopwatch
 
 
 def run_measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
     """Wall seconds, peak RSS in MB (largest process of the tree) and stdout of ``cmd``."""
-    started = time.perf_counter()
+    clock = Stopwatch()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - started
+    wall = clock.seconds()
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd} exited {proc.returncode}")
@@ -56,15 +56,15 @@ def bare_parse(files: list[Path], workers: int) -> float:
     """Read and parse every file with tree-sitter, nothing else."""
     paths = [str(p) for p in files]
     if workers == 1:
-        started = time.perf_counter()
+        clock = Stopwatch()
         _parse_chunk(paths)
-        return time.perf_counter() - started
+        return clock.seconds()
     chunks = [paths[i::workers * 8] for i in range(workers * 8)]
     with ProcessPoolExecutor(workers) as pool:
         list(pool.map(_parse_chunk, chunks[:1]))  # start the workers outside the clock
-        started = time.perf_counter()
+        clock = Stopwatch()
         list(pool.map(_parse_chunk, chunks))
-        return time.perf_counter() - started
+        return clock.seconds()
 
 
 def codenav(*args: str) -> list[str]:

@@ -61,9 +61,7 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -72,13 +70,15 @@ from typing import Any
 from benchmarks.bench_accuracy import drained_references
 from benchmarks.corpora import CORPORA, fetch
 from benchmarks.lsp_truth import TruthServer
+from benchmarks.symbols import Position, Symbol
+from benchmarks.timing import Stopwatch, median, percentile
 from codenav.index.pipeline import index_tree
 from codenav.lsp.pool import server_settings as pool_settings
 from codenav.lsp.servers import families
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
 
-Position = tuple[str, int, int]  # repo-relative path, 1-based line, 1-based UTF-16 column
+Drawn = tuple[Symbol, Position]  # a definition and one resolved use of it
 
 SOURCES = ("auto", "lsp", "map")
 TOOLS = ("nav_definition", "nav_references", "nav_hover", "nav_call_hierarchy",
@@ -87,24 +87,10 @@ _CALLABLE = ("method", "function")
 _DEFINITIONS = ("class", "method", "function")
 
 
-@dataclass(frozen=True)
-class Symbol:
-    nid: str
-    kind: str
-    name: str
-    path: str
-    line: int  # of the definition's name
-    col: int
-    use: Position  # one resolved use of it, where nav_definition is asked
-
-    @property
-    def where(self) -> dict[str, Any]:
-        return {"file": self.path, "line": self.line, "col": self.col}
-
-
-def draw_symbols(db: Path) -> list[Symbol]:
+def draw_symbols(db: Path) -> list[Drawn]:
     """Every Python class, method and function with a resolved use in a Python file, with
-    one such use (the map also holds the corpus's JavaScript: not for basedpyright)."""
+    one such use, where nav_definition is asked (the map also holds the corpus's
+    JavaScript: not for basedpyright)."""
     conn = sqlite3.connect(db)
     rows = conn.execute(
         "SELECT n.nid, n.kind, n.name, f.path, n.name_line, n.name_col, "
@@ -120,23 +106,24 @@ def draw_symbols(db: Path) -> list[Symbol]:
     out = []
     for nid, kind, name, path, line, col, use in rows:
         use_path, use_line, use_col = use.split("\0")
-        out.append(Symbol(nid, kind, name, path, line, col,
-                          (use_path, int(use_line), int(use_col))))
+        out.append((Symbol(name, kind, path, line, col, nid=nid),
+                    (use_path, int(use_line), int(use_col))))
     return out
 
 
-def questions(symbols: list[Symbol], count: int, seed: int) -> dict[str, list[dict[str, Any]]]:
+def questions(drawn: list[Drawn], count: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     """``count`` argument sets per tool (without ``source``), drawn with ``seed``."""
     rng = random.Random(seed)
-    every = rng.sample(symbols, min(count, len(symbols)))
-    callables = [s for s in symbols if s.kind in _CALLABLE]
-    classes = [s for s in symbols if s.kind == "class"]
+    picked = rng.sample(drawn, min(count, len(drawn)))
+    every = [s for s, _ in picked]
+    callables = [s for s, _ in drawn if s.kind in _CALLABLE]
+    classes = [s for s, _ in drawn if s.kind == "class"]
     calls = rng.sample(callables, min(count, len(callables)))
     types = rng.sample(classes, min(count, len(classes)))
     files = list(dict.fromkeys(s.path for s in every))
     return {
-        "nav_definition": [{"file": s.use[0], "line": s.use[1], "col": s.use[2]}
-                           for s in every],
+        "nav_definition": [{"file": use[0], "line": use[1], "col": use[2]}
+                           for _, use in picked],
         "nav_references": [s.where for s in every],
         "nav_hover": [s.where for s in every],
         "nav_call_hierarchy": [{**s.where, "direction": "incoming"} for s in calls],
@@ -149,13 +136,8 @@ def questions(symbols: list[Symbol], count: int, seed: int) -> dict[str, list[di
 def answered_by(envelope: dict[str, Any]) -> str:
     """``lsp``/``map`` for an answer, the error code for a failure."""
     if not envelope.get("ok"):
-        return envelope.get("error", {}).get("code", "?")
+        return str(envelope.get("error", {}).get("code", "?"))
     return str(envelope.get("data", {}).get("source", "?"))
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 # ------------------------------------------------------------------ 1. first answer, cold
@@ -167,9 +149,9 @@ async def first_answers(root: Path, db: Path, asks: dict[str, list[dict[str, Any
         for source in SOURCES:
             ws = Workspace(root, db, lsp="auto", lsp_background=True)
             try:
-                started = time.perf_counter()
+                clock = Stopwatch()
                 envelope = await call_tool(ws, tool, {**asks[tool][0], "source": source})
-                out[tool, source] = (time.perf_counter() - started, answered_by(envelope))
+                out[tool, source] = (clock.seconds(), answered_by(envelope))
             finally:
                 ws.close()
     return out
@@ -181,14 +163,14 @@ async def switch_over(ws: Workspace, args: dict[str, Any], limit: float = 120.0
                       ) -> tuple[float | None, int, float]:
     """(seconds until ``auto`` answers from the server, map answers before, slowest map
     answer in seconds) for ``nav_references`` asked every 0.25 s."""
-    started = time.perf_counter()
+    clock = Stopwatch()
     maps, slowest = 0, 0.0
-    while time.perf_counter() - started < limit:
-        mark = time.perf_counter()
+    while clock.seconds() < limit:
+        lap = Stopwatch()
         envelope = await call_tool(ws, "nav_references", {**args, "source": "auto"})
-        took = time.perf_counter() - mark
+        took = lap.seconds()
         if answered_by(envelope) == "lsp":
-            return time.perf_counter() - started, maps, slowest
+            return clock.seconds(), maps, slowest
         maps += 1
         slowest = max(slowest, took)
         await asyncio.sleep(0.25)
@@ -211,9 +193,9 @@ async def warm_runs(ws: Workspace, asks: dict[str, list[dict[str, Any]]]) -> War
         for i, args in enumerate(asks[tool]):
             order = SOURCES[i % 3:] + SOURCES[: i % 3]
             for source in order:
-                started = time.perf_counter()
+                clock = Stopwatch()
                 envelope = await call_tool(ws, tool, {**args, "source": source})
-                warm.latencies[tool, source].append(time.perf_counter() - started)
+                warm.latencies[tool, source].append(clock.seconds())
                 warm.answered[tool, source][answered_by(envelope)] += 1
     return warm
 
@@ -254,17 +236,17 @@ async def agreement(ws: Workspace, truths: list[TruthServer], symbols: list[Symb
         position = (symbol.path, symbol.line, symbol.col)
         try:
             for i, truth in enumerate(truths):
-                started = time.perf_counter()
+                clock = Stopwatch()
                 answer = await truth.references(position, include_declaration=False)
                 if i == 0:
-                    row.truth_s = time.perf_counter() - started
+                    row.truth_s = clock.seconds()
                 row.truths.append({p for p in answer if not p[0].startswith("/")} - {position})
         except Exception as exc:  # noqa: BLE001 - a benchmark reports, not crashes
             row.error = f"basedpyright: {type(exc).__name__}"
             continue
-        started = time.perf_counter()
+        clock = Stopwatch()
         got = await lsp_references(ws, symbol)
-        row.codenav_s = time.perf_counter() - started
+        row.codenav_s = clock.seconds()
         if isinstance(got, str):
             row.error = f"codenav: {got}"
         else:
@@ -287,7 +269,7 @@ def show_latency(cold: dict[tuple[str, str], tuple[float, str]], warm: Warm) -> 
             answered = ", ".join(f"{k} {v}" for k, v in warm.answered[tool, source].most_common())
             if values:
                 print(f"{tool:<20} {source:<6} {seconds:>8.2f} {by:>14} {len(values):>4} "
-                      f"{statistics.median(values):>8.1f} {pct(values, 0.95):>8.1f} "
+                      f"{median(values):>8.1f} {percentile(values, 0.95):>8.1f} "
                       f"{max(values):>8.1f}  {answered}")
             else:
                 print(f"{tool:<20} {source:<6} {seconds:>8.2f} {by:>14} {0:>4}")
@@ -331,12 +313,13 @@ def show_agreement(root: Path, rows: list[Agreement], which: int, label: str,
 
 # -------------------------------------------------------------------------------- main
 
-async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namespace) -> None:
-    asks = questions(symbols, args.questions, args.seed)
-    began = time.perf_counter()
+async def run(root: Path, db: Path, drawn: list[Drawn], args: argparse.Namespace) -> None:
+    asks = questions(drawn, args.questions, args.seed)
+    symbols = [s for s, _ in drawn]
+    clock = Stopwatch()
     cold = await first_answers(root, db, asks)
     print(f"\n[1] first answers, {len(cold)} fresh Workspaces: "
-          f"{time.perf_counter() - began:.0f} s")
+          f"{clock.seconds():.0f} s")
 
     ws = Workspace(root, db, lsp="auto", lsp_background=True)
     try:
@@ -348,25 +331,25 @@ async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namesp
             print(f"[2] fresh Workspace, nav_references source:auto asked every 0.25 s: "
                   f"{maps} answers from the map (slowest {slowest * 1000:.0f} ms), then "
                   f"source:lsp at {switched:.1f} s (pool state {state})")
-        began = time.perf_counter()
+        clock = Stopwatch()
         warm = await warm_runs(ws, asks)
         print(f"[3] warm: {sum(len(v) for v in warm.latencies.values())} calls in "
-              f"{time.perf_counter() - began:.0f} s")
+              f"{clock.seconds():.0f} s")
         show_latency(cold, warm)
         substituted = {tool: warm.answered[tool, "lsp"]["map"] for tool in TOOLS
                        if warm.answered[tool, "lsp"]["map"]}
         if substituted:
             print(f"source:lsp answered from the map {substituted}: the server answered, with "
                   "nothing, and the tool put the map's answer in its place (labelled map)")
-        map_p50 = [statistics.median(warm.latencies[t, "map"]) * 1000 for t in TOOLS
+        map_p50 = [median(warm.latencies[t, "map"]) * 1000 for t in TOOLS
                    if warm.latencies[t, "map"]]
-        print(f"map-only p50 over the seven tools: {statistics.median(map_p50):.1f} ms "
+        print(f"map-only p50 over the seven tools: {median(map_p50):.1f} ms "
               f"(median of per-tool p50s; min {min(map_p50):.1f}, max {max(map_p50):.1f})")
 
         rng = random.Random(args.seed + 1)
         agree = rng.sample(symbols, min(args.agree, len(symbols)))
         truths = [TruthServer(root), like_codenav(root)]
-        began = time.perf_counter()
+        clock = Stopwatch()
         try:
             probe = next((s for s in agree if s.kind == "class"), agree[0])
             for truth in truths:  # one after the other: the first's spawn-to-warm is clean
@@ -382,18 +365,18 @@ async def run(root: Path, db: Path, symbols: list[Symbol], args: argparse.Namesp
               f"{t.initialized:.2f} s, "
               f"found {t.source_files} files at {(t.discovered or 0):.2f} s, warm (complete "
               f"references) at {(t.warm or 0):.2f} s after spawn; warm references per "
-              f"question: p50 {statistics.median(lat) * 1000:.0f} ms, p95 "
-              f"{pct(lat, 0.95) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms over {len(lat)} "
-              f"({time.perf_counter() - began:.0f} s for part 4)")
+              f"question: p50 {median(lat) * 1000:.0f} ms, p95 "
+              f"{percentile(lat, 0.95) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms over "
+              f"{len(lat)} ({clock.seconds():.0f} s for part 4)")
         measured = [r for r in rows if r.error is None]
         if measured:
             truth_s = [r.truth_s for r in measured]
             codenav_s = [r.codenav_s for r in measured]
             print(f"  same {len(measured)} symbols: basedpyright direct p50 "
-                  f"{statistics.median(truth_s) * 1000:.0f} ms p95 "
-                  f"{pct(truth_s, 0.95) * 1000:.0f} ms; codenav nav_references source:lsp "
-                  f"(tokenBudget 10000, drained) p50 {statistics.median(codenav_s) * 1000:.0f} "
-                  f"ms p95 {pct(codenav_s, 0.95) * 1000:.0f} ms")
+                  f"{median(truth_s) * 1000:.0f} ms p95 "
+                  f"{percentile(truth_s, 0.95) * 1000:.0f} ms; codenav nav_references source:lsp "
+                  f"(tokenBudget 10000, drained) p50 {median(codenav_s) * 1000:.0f} "
+                  f"ms p95 {percentile(codenav_s, 0.95) * 1000:.0f} ms")
         show_agreement(root, rows, 0, "basedpyright direct (lsp_truth: extraPaths = the "
                        "root's parent, as bench_accuracy)", args.worst)
         show_agreement(root, rows, 1, "basedpyright direct with codenav's own settings "
@@ -411,7 +394,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worst", type=int, default=6, help="disagreements listed")
     args = parser.parse_args()
-    started = time.perf_counter()
+    clock = Stopwatch()
     root = fetch(CORPORA[args.corpus])
     db = Path(tempfile.mkdtemp()) / "map.db"
     built = index_tree(root, db)
@@ -420,7 +403,7 @@ def main() -> None:
           f"built in {built.seconds:.2f} s; {len(symbols):,} classes/methods/functions with "
           f"resolved uses (seed {args.seed})")
     asyncio.run(run(root, db, symbols, args))
-    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+    print(f"\ntotal {clock.seconds():.0f} s")
 
 
 if __name__ == "__main__":

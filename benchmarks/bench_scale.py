@@ -35,6 +35,7 @@ from pathlib import Path
 
 from benchmarks.bench_index import bare_parse, run_measured
 from benchmarks.corpora import CORPORA, cache_dir, fetch
+from benchmarks.timing import Stopwatch, median
 
 _PACKAGE = "django"
 _WORD = re.compile(rb"\bdjango\b")
@@ -105,14 +106,14 @@ def edits(root: Path, db_path: Path, count: int, seed: int) -> dict[str, list[fl
         for i in range(count):
             path = rng.choice(candidates)
             _append(path, f"scaled_update_{i}", i)
-            started = time.perf_counter()
+            clock = Stopwatch()
             ws.update([str(path.relative_to(root))])
-            out["update"].append((time.perf_counter() - started) * 1000)
+            out["update"].append(clock.ms())
             path = rng.choice(candidates)
             _append(path, f"scaled_refresh_{i}", i)
-            started = time.perf_counter()
+            clock = Stopwatch()
             refresh_files(root, db_path, [str(path.relative_to(root))], busy_timeout=5)
-            out["refresh"].append((time.perf_counter() - started) * 1000)
+            out["refresh"].append(clock.ms())
     finally:
         ws.close()
     ws = Workspace(root, db_path, watch=True)
@@ -123,19 +124,19 @@ def edits(root: Path, db_path: Path, count: int, seed: int) -> dict[str, list[fl
             path = rng.choice(candidates)
             name = f"scaled_visible_{i}"
             _append(path, name, i)
-            started = time.perf_counter()
+            clock = Stopwatch()
             while not _visible(db_path, name):
-                if time.perf_counter() - started > 30:
+                if clock.seconds() > 30:
                     raise SystemExit(f"edit {i} of {path} never became visible")
                 time.sleep(0.002)
-            out["visible"].append((time.perf_counter() - started) * 1000)
+            out["visible"].append(clock.ms())
             time.sleep(0.3)  # one edit per batch, as a person types
     finally:
         ws.close()
     return out
 
 
-def exponent(sizes: list[int], seconds: list[float]) -> float:
+def exponent(sizes: list[float], seconds: list[float]) -> float:
     """``b`` of ``seconds = a * sizes^b``, least squares on the logs."""
     xs = [math.log(s) for s in sizes]
     ys = [math.log(t) for t in seconds]
@@ -159,7 +160,7 @@ def measure(size: int, edit_count: int, seed: int) -> dict[str, float]:
     row = {"files": len(files), "bare": bare, "index": wall, "rss": rss,
            "nodes": summary["nodes"], "refs": summary["refs"], "phases": summary["phases"]}
     for what, values in times.items():
-        row[f"{what}_p50"] = statistics.median(values)
+        row[f"{what}_p50"] = median(values)
         row[f"{what}_max"] = max(values)
     return row
 

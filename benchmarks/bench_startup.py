@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import IO, Any
+
+from benchmarks.timing import Stopwatch, median
 
 
 def make_tree(root: Path, folders: int) -> None:
@@ -55,7 +56,7 @@ def _answer(stdout: IO[bytes], ident: int) -> dict[str, Any]:
 def one_start(root: Path, watch: bool) -> dict[str, float]:
     command = [sys.executable, "-m", "codenav", "mcp", str(root), "--lsp", "off",
                "--log-level", "warning"] + ([] if watch else ["--no-watch"])
-    started = time.perf_counter()
+    clock = Stopwatch()
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None
@@ -63,24 +64,24 @@ def one_start(root: Path, watch: bool) -> dict[str, float]:
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "bench_startup", "version": "1"}}})
     _answer(proc.stdout, 1)
-    initialized = time.perf_counter() - started
+    initialized = clock.seconds()
     _send(proc.stdin, {"method": "notifications/initialized"})
     watching = float("nan")
     ident = 2
-    deadline = time.perf_counter() + 120
-    while watch and time.perf_counter() < deadline:
+    waited = Stopwatch()
+    while watch and waited.seconds() < 120:
         _send(proc.stdin, {"id": ident, "method": "tools/call",
                            "params": {"name": "map_status", "arguments": {}}})
         result = _answer(proc.stdout, ident)["result"]["structuredContent"]
         ident += 1
         if result["data"]["watcher"]["state"] == "watching":
-            watching = time.perf_counter() - started
+            watching = clock.seconds()
             break
         time.sleep(0.02)
     proc.stdin.close()
-    closed = time.perf_counter()
+    closed = Stopwatch()
     proc.wait(timeout=30)
-    gone = time.perf_counter() - closed
+    gone = closed.seconds()
     proc.stdout.close()
     wal = root / ".codenav" / "map.db-wal"
     return {"initialize_s": initialized, "watching_s": watching, "exit_s": gone,
@@ -97,7 +98,7 @@ def run(folders: int = 10_000, repeat: int = 3) -> dict[str, Any]:
         rows: dict[str, dict[str, float]] = {}
         for watch in (True, False):
             runs = [one_start(root, watch) for _ in range(repeat)]
-            rows["on" if watch else "off"] = {key: statistics.median(r[key] for r in runs)
+            rows["on" if watch else "off"] = {key: median(r[key] for r in runs)
                                               for key in runs[0]}
     print(f"codenav mcp on {folders:,} folders ({folders // 50} .py files), map built; "
           f"median of {repeat}")

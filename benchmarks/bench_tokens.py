@@ -47,10 +47,8 @@ import math
 import random
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import tempfile
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +56,7 @@ from typing import Any
 
 from benchmarks.answers import facts
 from benchmarks.corpora import CORPORA, fetch
+from benchmarks.timing import Stopwatch, median
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
 
@@ -198,9 +197,9 @@ async def ask_codenav(ws: Workspace, q: Question, answer: Answer) -> None:
     ids: set[str] = set()
     positions: set[tuple[str, int]] = set()
     for tool, args in calls:
-        started = time.perf_counter()
+        clock = Stopwatch()
         envelope = await call_tool(ws, tool, args)
-        answer.codenav_seconds += time.perf_counter() - started
+        answer.codenav_seconds += clock.seconds()
         used = int(envelope["tokenBudget"]["used"])
         answer.codenav_tokens += used
         answer.codenav_answer_tokens = used
@@ -228,7 +227,7 @@ def ask_grep(root: Path, q: Question, answer: Answer) -> None:
     def as_position(fact: Fact) -> tuple[str, int]:
         return q.member_lines[fact] if isinstance(fact, str) else fact
 
-    started = time.perf_counter()
+    clock = Stopwatch()
     wanted = {f: as_position(f) for f in q.facts}
     seen_lines: set[tuple[str, int]] = set()
     hits: Counter[str] = Counter()
@@ -262,7 +261,7 @@ def ask_grep(root: Path, q: Question, answer: Answer) -> None:
             continue
         read.add(path)
         tokens += _tokens(len(text))
-    answer.grep_seconds = time.perf_counter() - started
+    answer.grep_seconds = clock.seconds()
     answer.grep_tokens = tokens
     answer.grep_found = found()
     answer.grep_files_read = len(read)
@@ -298,23 +297,23 @@ def summarize(answers: list[Answer]) -> list[dict[str, Any]]:
         facts = sum(a.total for a in of_kind)
         rows.append({
             "type": kind, "questions": len(of_kind), "facts": facts,
-            "codenav_tokens": statistics.median(a.codenav_tokens for a in of_kind),
-            "codenav_answer_tokens": statistics.median(a.codenav_answer_tokens
+            "codenav_tokens": median(a.codenav_tokens for a in of_kind),
+            "codenav_answer_tokens": median(a.codenav_answer_tokens
                                                        for a in of_kind),
-            "grep_tokens": statistics.median(a.grep_tokens for a in of_kind),
+            "grep_tokens": median(a.grep_tokens for a in of_kind),
             "codenav_truncated": sum(a.codenav_truncated for a in of_kind),
             "codenav_sum": sum(a.codenav_tokens for a in of_kind),
             "grep_sum": sum(a.grep_tokens for a in of_kind),
-            "ratio": statistics.median(a.grep_tokens / max(a.codenav_tokens, 1)
+            "ratio": median(a.grep_tokens / max(a.codenav_tokens, 1)
                                        for a in of_kind),
             "codenav_facts": sum(a.codenav_found for a in of_kind) / facts if facts else 1.0,
             "grep_facts": sum(a.grep_found for a in of_kind) / facts if facts else 1.0,
             "codenav_complete": sum(a.codenav_found == a.total for a in of_kind) / len(of_kind),
             "grep_complete": sum(a.grep_found == a.total for a in of_kind) / len(of_kind),
-            "grep_files": statistics.median(a.grep_files_read for a in of_kind),
-            "grep_lines": statistics.median(a.grep_lines for a in of_kind),
-            "codenav_ms": statistics.median(a.codenav_seconds for a in of_kind) * 1000,
-            "grep_ms": statistics.median(a.grep_seconds for a in of_kind) * 1000,
+            "grep_files": median(a.grep_files_read for a in of_kind),
+            "grep_lines": median(a.grep_lines for a in of_kind),
+            "codenav_ms": median(a.codenav_seconds for a in of_kind) * 1000,
+            "grep_ms": median(a.grep_seconds for a in of_kind) * 1000,
         })
     return rows
 

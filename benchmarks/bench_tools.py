@@ -19,13 +19,13 @@ import sqlite3
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from benchmarks.corpora import CORPORA, fetch
+from benchmarks.timing import Stopwatch, summary
 from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
 from codenav.workspace import Workspace
@@ -67,10 +67,9 @@ def report(title: str, timings: dict[str, list[float]], tokens: dict[str, list[i
     print(f"\n{title}")
     print(f"{'tool':<16} {'calls':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'tokens':>7}")
     for tool in sorted(timings):
-        values = sorted(timings[tool])
-        p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-        print(f"{tool:<16} {len(values):>6} {statistics.median(values):>8.2f} {p95:>8.2f} "
-              f"{values[-1]:>8.2f} {statistics.mean(tokens[tool]):>7.0f}")
+        p50, p95, worst = summary(timings[tool])
+        print(f"{tool:<16} {len(timings[tool]):>6} {p50:>8.2f} {p95:>8.2f} "
+              f"{worst:>8.2f} {statistics.mean(tokens[tool]):>7.0f}")
 
 
 Timings = dict[str, list[float]]
@@ -88,9 +87,9 @@ def in_process(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
         for tool, args in calls[:50]:  # warm caches and connections
             await call_tool(ws, tool, args)
         for tool, args in calls:
-            started = time.perf_counter()
+            clock = Stopwatch()
             envelope = await call_tool(ws, tool, args)
-            timings.setdefault(tool, []).append((time.perf_counter() - started) * 1000)
+            timings.setdefault(tool, []).append(clock.ms())
             tokens.setdefault(tool, []).append(envelope["tokenBudget"]["used"])
             if not envelope["ok"] and envelope["error"]["code"] == "INTERNAL":
                 raise RuntimeError(f"{tool} {args}: {envelope}")
@@ -116,21 +115,22 @@ def over_stdio(root: Path, db: Path, calls: list[tuple[str, dict[str, Any]]]
 
     async def run() -> None:
         nonlocal startup
-        started = time.perf_counter()
+        clock = Stopwatch()
         with open(tempfile.mktemp(suffix=".log"), "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write), \
                     ClientSession(read, write) as session:
                 await session.initialize()
                 first = await session.call_tool("map_search", {"query": "main"})
-                startup = (time.perf_counter() - started) * 1000
+                startup = clock.ms()
                 assert first.structured_content is not None
                 for tool, args in calls[:50]:
                     await session.call_tool(tool, args)
                 for tool, args in calls:
-                    mark = time.perf_counter()
+                    lap = Stopwatch()
                     result = await session.call_tool(tool, args)
-                    timings.setdefault(tool, []).append((time.perf_counter() - mark) * 1000)
-                    used = json.loads(result.content[0].text)["tokenBudget"]["used"]
+                    timings.setdefault(tool, []).append(lap.ms())
+                    used = json.loads(result.content[0].text)[  # type: ignore[union-attr]
+                        "tokenBudget"]["used"]
                     tokens.setdefault(tool, []).append(used)
         print(f"\ncodenav mcp: spawn to first map_search answer {startup:.0f} ms "
               "(target, docs/contract.md §7: 1000 ms)")

@@ -19,13 +19,13 @@ import argparse
 import random
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks.corpora import CORPORA, fetch, source_files
+from benchmarks.timing import Stopwatch, summary
 from codenav.index.pipeline import index_tree, refresh_files
 from codenav.workspace import Workspace
 
@@ -37,12 +37,6 @@ def visible(db_path: Path, name: str) -> bool:
             is not None
     finally:
         conn.close()
-
-
-def percentiles(values: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return statistics.median(ordered), p95, ordered[-1]
 
 
 def main() -> None:
@@ -59,10 +53,10 @@ def main() -> None:
         shutil.copytree(source, root)
         subprocess.run(["git", "init", "-q"], cwd=root, check=True)
         files = [p for p in source_files(root, ".py") if p.stat().st_size > 200]
-        started = time.perf_counter()
+        clock = Stopwatch()
         index_tree(root)
         print(f"corpus {args.corpus}: {len(files)} files indexed in "
-              f"{time.perf_counter() - started:.2f} s (copy in {root})")
+              f"{clock.seconds():.2f} s (copy in {root})")
         db_path = root / ".codenav" / "map.db"
 
         ws = Workspace(root, watch=True)
@@ -74,12 +68,12 @@ def main() -> None:
             name = f"watched_edit_{i}"
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(f"\n\ndef {name}():\n    return {i}\n")
-            begun = time.perf_counter()
+            clock = Stopwatch()
             while not visible(db_path, name):
-                if time.perf_counter() - begun > 10:
+                if clock.seconds() > 10:
                     raise SystemExit(f"edit {i} never became visible")
                 time.sleep(0.002)
-            latencies.append((time.perf_counter() - begun) * 1000)
+            latencies.append(clock.ms())
             time.sleep(0.1)
         batch_ms = ws.watcher.state.last_ms if ws.watcher else 0.0
         ws.close()
@@ -94,18 +88,18 @@ def main() -> None:
             rel = path.relative_to(root).as_posix()
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(f"\n\ndef direct_edit_{i}():\n    return {i}\n")
-            begun = time.perf_counter()
+            clock = Stopwatch()
             ws.update([rel])
-            reindex.append((time.perf_counter() - begun) * 1000)
+            reindex.append(clock.ms())
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(f"\n\ndef refreshed_edit_{i}():\n    return {i}\n")
-            begun = time.perf_counter()
+            clock = Stopwatch()
             refresh_files(root, db_path, [rel], busy_timeout=5.0)
-            refresh.append((time.perf_counter() - begun) * 1000)
+            refresh.append(clock.ms())
             data = path.read_bytes()
-            begun = time.perf_counter()
+            clock = Stopwatch()
             parse.parse(data)
-            bare.append((time.perf_counter() - begun) * 1000)
+            bare.append(clock.ms())
         ws.close()
 
     rows = [("edit → visible via the watcher", latencies, "<= 300"),
@@ -115,7 +109,7 @@ def main() -> None:
     print(f"\n{args.edits} edits of random files, seed {args.seed}; milliseconds")
     print(f"{'what':<48} {'p50':>8} {'p95':>8} {'max':>8}  target")
     for label, values, target in rows:
-        p50, p95, worst = percentiles(values)
+        p50, p95, worst = summary(values)
         print(f"{label:<48} {p50:8.1f} {p95:8.1f} {worst:8.1f}  {target}")
     print(f"(last watcher batch: {batch_ms:.1f} ms of re-indexing; the rest of the latency is "
           "the OS notification and the watcher's 50 ms quiet period)")

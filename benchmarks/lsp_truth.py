@@ -68,33 +68,22 @@ import json
 import os
 import re
 import shutil
-import statistics
 import sys
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from lsprotocol import types as T
 
+from benchmarks.symbols import Position, Symbol
+from benchmarks.timing import Stopwatch, median
 from codenav.lsp.client import LspClient
 
 __all__ = ["SERVERS", "Position", "ServerSpec", "Symbol", "Timings", "TruthServer",
            "basedpyright_command", "definitions", "references",
            "typescript_language_server_command", "write_minimal_tsconfig"]
 
-Position = tuple[str, int, int]  # path relative to ROOT, 1-based line, 1-based UTF-16 column
-
-
-class Symbol(NamedTuple):
-    """A symbol of ``textDocument/documentSymbol``: 1-based lines."""
-
-    name: str  # qualified by its parents: Class.method
-    kind: str  # LSP SymbolKind name: Class, Method, Function, Property …
-    line: int  # of its name
-    start: int  # of its whole range (decorators, doc comments)
-    end: int
 
 _DISCOVERED = re.compile(r"^Found (\d+) source files?\b")
 _NO_SIGNAL_STABLE_ANSWERS = 3
@@ -226,7 +215,7 @@ class Timings:
                          f"{self.warmup_answers})")
         if self.latencies:
             parts.append(f"{len(self.latencies)} questions: min {min(self.latencies):.3f} s, "
-                         f"median {statistics.median(self.latencies):.3f} s, "
+                         f"median {median(self.latencies):.3f} s, "
                          f"max {max(self.latencies):.3f} s")
         return "; ".join(parts)
 
@@ -241,7 +230,7 @@ class TruthServer:
         self.cmd = list(cmd) if cmd is not None else self.spec.command()
         self.client = LspClient("codenav-lsp-truth")
         self.timings = Timings()
-        self._spawned = 0.0
+        self._spawned = Stopwatch()  # restarted at spawn
         self._discovered = asyncio.Event()
         self._loading_tokens: set[str] = set()
         self._warm = False
@@ -260,14 +249,14 @@ class TruthServer:
             self.client.on_notification(T.PROGRESS, self._on_progress)
         for method in self.spec.ignored_notifications:
             self.client.on_notification(method, lambda _method, _params: None)
-        self._spawned = time.perf_counter()
+        self._spawned.restart()
         await self.client.start(self.cmd, self.root, init_timeout=init_timeout,
                                 settings=self.spec.settings(self.root),
                                 initialization_options=self.spec.initialization_options(
                                     self.root),
                                 env=({**os.environ, **self.spec.env} if self.spec.env
                                      else None))
-        self.timings.initialized = time.perf_counter() - self._spawned
+        self.timings.initialized = self._spawned.seconds()
 
     async def close(self) -> None:
         await self.client.close()
@@ -293,12 +282,12 @@ class TruthServer:
             self.timings.warmup_answers.append(len(answer))
             same = same + 1 if answer == previous else 1
             previous = answer
-            elapsed = time.perf_counter() - self._spawned
+            elapsed = self._spawned.seconds()
             if same >= needed and elapsed >= min_seconds:
                 break
             if loop.time() > deadline:
                 raise TimeoutError(f"answers about {probe} still changing after {timeout:g} s")
-        self.timings.warm = time.perf_counter() - self._spawned
+        self.timings.warm = self._spawned.seconds()
         self._warm = True
 
     async def references(self, position: Position, include_declaration: bool = False,
@@ -311,7 +300,8 @@ class TruthServer:
 
     async def document_symbols(self, rel: str, timeout: float = 60.0) -> list[Symbol]:
         """Every symbol the server outlines in ``rel``, nested ones after their parent, each
-        with its qualified name (``Class.method``), kind, name line and whole line span."""
+        with its qualified name (``Class.method``), LSP kind (``Class``, ``Method``,
+        ``Property`` …), name's position and whole line span."""
         if not self._warm:
             raise RuntimeError("call warm() first")
         result = await self.client.request(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL, T.DocumentSymbolParams(
@@ -322,13 +312,16 @@ class TruthServer:
             for item in items:
                 if isinstance(item, T.SymbolInformation):  # a flat answer: no nesting
                     start = item.location.range.start
-                    out.append(Symbol(item.name, T.SymbolKind(item.kind).name, start.line + 1,
-                                      start.line + 1, item.location.range.end.line + 1))
+                    out.append(Symbol(item.name, T.SymbolKind(item.kind).name, rel,
+                                      start.line + 1, start.character + 1,
+                                      start=start.line + 1,
+                                      end=item.location.range.end.line + 1))
                     continue
                 name = prefix + item.name
-                out.append(Symbol(name, T.SymbolKind(item.kind).name,
-                                  item.selection_range.start.line + 1, item.range.start.line + 1,
-                                  item.range.end.line + 1))
+                at = item.selection_range.start
+                out.append(Symbol(name, T.SymbolKind(item.kind).name, rel, at.line + 1,
+                                  at.character + 1, start=item.range.start.line + 1,
+                                  end=item.range.end.line + 1))
                 walk(item.children or (), name + ".")
 
         walk(result or (), "")
@@ -352,7 +345,7 @@ class TruthServer:
         assert self.spec.discovered_log is not None
         match = self.spec.discovered_log.match(getattr(params, "message", ""))
         if match and not self._discovered.is_set():
-            self.timings.discovered = time.perf_counter() - self._spawned
+            self.timings.discovered = self._spawned.seconds()
             self.timings.source_files = int(match.group(1))
             self._discovered.set()
 
@@ -365,7 +358,7 @@ class TruthServer:
             self._loading_tokens.add(str(token))
         elif kind == "end" and str(token) in self._loading_tokens and \
                 not self._discovered.is_set():
-            self.timings.discovered = time.perf_counter() - self._spawned
+            self.timings.discovered = self._spawned.seconds()
             self._discovered.set()
 
     def _asker(self, kind: str, include_declaration: bool
@@ -381,9 +374,9 @@ class TruthServer:
         if not self._warm:
             raise RuntimeError(f"call warm() first: a cold {self.spec.name} answers "
                                "incompletely")
-        started = time.perf_counter()
+        clock = Stopwatch()
         answer = await ask(position, timeout, **kwargs)
-        self.timings.latencies.append(time.perf_counter() - started)
+        self.timings.latencies.append(clock.seconds())
         return answer
 
     async def _references(self, position: Position, timeout: float,

@@ -29,17 +29,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime as dt
 import json
-import os
-import platform
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -56,13 +51,10 @@ from benchmarks import (
 )
 from benchmarks.corpora import CORPORA, fetch, source_files
 from benchmarks.lsp_truth import TruthServer
+from benchmarks.report import write_report
+from benchmarks.timing import Stopwatch, median, percentile
 
 Position = tuple[str, int, int]
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def _version(cmd: list[str]) -> str:
@@ -182,7 +174,7 @@ def accuracy(corpus_name: str, symbols: int, seed: int = 11) -> dict[str, Any]:
     _, _, server, label = bench_accuracy._LANGUAGES[corpus.language]
     candidates = (bench_accuracy.from_ctags(root, corpus.language) if shutil.which("ctags")
                   else bench_accuracy.from_regex(root, corpus.language))
-    chosen = bench_accuracy.pick(candidates, symbols, seed)
+    chosen = [bench_accuracy.Measured(s) for s in bench_accuracy.pick(candidates, symbols, seed)]
     db = Path(tempfile.mkdtemp()) / "map.db"
     from codenav.index.pipeline import index_tree
 
@@ -224,13 +216,13 @@ async def cold_vs_warm(root: Path, positions: list[Position], server: str, round
         try:
             await truth.start()
             for position in order:
-                asked = time.perf_counter() - truth._spawned
+                asked = truth._spawned.seconds()
                 try:
                     got: set[Position] | None = set(await truth._references(
                         position, 60.0, include_declaration))
                 except Exception:  # noqa: BLE001 - a timeout is an incomplete answer
                     got = None
-                answers.append((position, asked, time.perf_counter() - truth._spawned, got))
+                answers.append((position, asked, truth._spawned.seconds(), got))
             await truth.warm(order[0], include_declaration=include_declaration)
             for position, asked, done, got in answers:
                 final = set(await truth.references(position,
@@ -249,9 +241,9 @@ async def cold_vs_warm(root: Path, positions: list[Position], server: str, round
             await truth.close()
     incomplete = sum(not c["complete"] for c in cold)
     print(f"  {server}: {len(cold)} cold answers, {incomplete} differ from the warm answer; "
-          f"first answer {statistics.median(s['first_answer_s'] for s in starts):.2f} s, warm "
-          f"at {statistics.median(s['warm_s'] or 0 for s in starts):.2f} s after spawn; warm "
-          f"references p50 {statistics.median(warm_latency) * 1000:.0f} ms")
+          f"first answer {median(s['first_answer_s'] for s in starts):.2f} s, warm "
+          f"at {median(s['warm_s'] or 0 for s in starts):.2f} s after spawn; warm "
+          f"references p50 {median(warm_latency) * 1000:.0f} ms")
     return {"server": server, "cold": cold, "starts": starts, "warm_latency": warm_latency,
             "incomplete": incomplete}
 
@@ -327,21 +319,21 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     x = range(len(names))
     width = 0.38 if results.get("tools_stdio") else 0.6
-    p95 = [_pct(tools[0][n], 0.95) for n in names]
-    p50 = [statistics.median(tools[0][n]) for n in names]
+    p95 = [percentile(tools[0][n], 0.95) for n in names]
+    p50 = [median(tools[0][n]) for n in names]
     ax.bar([i - (width / 2 if results.get("tools_stdio") else 0) for i in x], p95, width,
            label="in process p95", color="#4c72b0")
     ax.scatter([i - (width / 2 if results.get("tools_stdio") else 0) for i in x], p50,
                color="k", zorder=3, s=12, label="p50")
     if results.get("tools_stdio"):
         stdio = results["tools_stdio"][0]
-        ax.bar([i + width / 2 for i in x], [_pct(stdio[n], 0.95) for n in names], width,
+        ax.bar([i + width / 2 for i in x], [percentile(stdio[n], 0.95) for n in names], width,
                label="over stdio (MCP) p95", color="#dd8452")
         ax.axhline(25, color="#dd8452", ls=":", lw=1, label="target, stdio p95 25 ms")
     ax.axhline(10, color="#4c72b0", ls=":", lw=1, label="target, in process p95 10 ms")
     grep_ms = [r["grep_ms"] for r in results["tokens"]["rows"] if r["type"] != "file"]
     if grep_ms:
-        ax.axhline(statistics.median(grep_ms), color="gray", ls="--", lw=1,
+        ax.axhline(median(grep_ms), color="gray", ls="--", lw=1,
                    label="baseline: grep -rnw + reads, median per question")
     ax.set_xticks(list(x), [n.replace("_", "_\n", 1) for n in names], fontsize=8)
     ax.set_ylabel("ms")
@@ -410,13 +402,13 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
     labels, values = [], []
     for lsp in lsps:
         labels += [f"{lsp['server']}: first answer", f"{lsp['server']}: warm p50"]
-        values += [statistics.median(s["first_answer_s"] for s in lsp["starts"]) * 1000,
-                   statistics.median(lsp["warm_latency"]) * 1000]
+        values += [median(s["first_answer_s"] for s in lsp["starts"]) * 1000,
+                   median(lsp["warm_latency"]) * 1000]
     refs = results["tools_in_process"][0].get("nav_references")
     colors = [f"C{i // 2}" for i in range(len(values))]
     if refs:
         labels.append("codenav map: nav_references p50")
-        values.append(statistics.median(refs))
+        values.append(median(refs))
         colors.append("gray")
     # one bar a row, its label beside it: server names side by side under vertical bars
     # overlapped whatever the font size
@@ -434,292 +426,6 @@ def _plots(out_dir: Path, results: dict[str, Any]) -> list[str]:
     return made
 
 
-# ---------------------------------------------------------------------------- report
-
-def _fmt(value: float | None, spec: str = ".2f") -> str:
-    return "-" if value is None else format(value, spec)
-
-
-def write_report(path: Path, results: dict[str, Any], quick: bool, seconds: float) -> None:
-    whole = results["index_whole"]
-    scale = results["index_scale"]
-    tok = results["tokens"]["rows"]
-    lines = [
-        "# codenav benchmark report",
-        "",
-        f"Generated by `python -m benchmarks{' --quick' if quick else ''}` on "
-        f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC in {seconds:.0f} s "
-        f"({'quick' if quick else 'full'} run) on {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}; {results['versions']}. Corpora: Django "
-        f"`{results['django_root'].parent.name}/django` (PyPI sdist)"
-        + (", rxjs 7.8.2 `src/` (npm)" if results.get("rxjs") else "") + ". "
-        "Every figure is measured in this run beside its baseline; a shared 2-vCPU machine "
-        "is noisy, so treat differences under ~20 % as noise.",
-        "",
-        "CPython's `Lib/` comes from Debian's packages of it (`libpython3.11-minimal`, "
-        "`-stdlib`, `-testsuite`, `python3-lib2to3`, `python3-tk`): its source tarball is on "
-        "python.org, which this machine does not reach.",
-        "",
-        "## Indexing",
-        "",
-        f"Whole corpus ({whole['files']} `.py` files, {whole['lines']:,} lines; codenav also "
-        "maps the corpus's other languages it knows — Django's `.js` files), best of "
-        f"{results['repeat']}:",
-        "",
-        "| what | seconds | files/s | peak RSS MB |",
-        "|---|---:|---:|---:|",
-        f"| ctags -R (Python only) | {_fmt(whole.get('ctags_s'))} | "
-        f"{_fmt(whole['files'] / whole['ctags_s'] if whole.get('ctags_s') else None, ',.0f')}"
-        " | - |",
-        f"| bare tree-sitter parse, 1 process | {whole['parse_s']:.2f} | "
-        f"{whole['files'] / whole['parse_s']:,.0f} | - |",
-        f"| **codenav index --full** (parse, refs, links, hub scores) | "
-        f"**{whole['cold_s']:.2f}** | {whole['files'] / whole['cold_s']:,.0f} | "
-        f"{whole['cold_rss']:.0f} |",
-        f"| codenav index, nothing changed | {whole['noop_s']:.2f} | - | - |",
-        f"| codenav index, largest file ({whole['edit_kb']} KB) edited | "
-        f"{whole['edit_s']:.2f} | - | - |",
-        f"| bare tree-sitter parse of every file codenav maps ({whole['mapped']}: `.py` and "
-        f"`.js`), 1 process | {whole['parse_all_s']:.2f} | "
-        f"{whole['mapped'] / whole['parse_all_s']:,.0f} | - |",
-        "",
-        f"Map: {whole['nodes']:,} nodes, {whole['refs']:,} references, "
-        f"{whole['db_mb']:.1f} MB. codenav --full is "
-        f"{whole['cold_s'] / whole['parse_all_s']:.1f}× a bare parse of the same files "
-        f"({whole['cold_s'] / whole['parse_s']:.1f}× one of the `.py` files alone)"
-        + (f" and {whole['cold_s'] / whole['ctags_s']:.0f}× ctags"
-           if whole.get("ctags_s") else "") + ".",
-        "",
-    ]
-    cpython = results.get("index_cpython")
-    if cpython:
-        lines += [
-            f"CPython 3.11's `Lib/` ({cpython['files']:,} `.py` files, "
-            f"{cpython['lines']:,} lines), best of {results['repeat']}: codenav index --full "
-            f"**{cpython['cold_s']:.2f} s** ({cpython['cold_rss']:.0f} MB peak RSS), a bare "
-            f"parse {cpython['parse_s']:.2f} s: "
-            f"{cpython['cold_s'] / cpython['parse_s']:.1f}× the bare parse.",
-            "",
-        ]
-    first = results.get("first_map")
-    if first:
-        lines += [
-            f"`codenav mcp` on {first['corpus'].capitalize()} with no map (best of "
-            f"{len(first['rounds'])} rounds; `bench_first_map`): the first `map_search` "
-            f"answer holding `{first['id']}` came **{first['first_s']:.2f} s** after spawn, "
-            f"the whole map was built at {first['built_s']:.2f} s, "
-            f"{first['built_s'] / first['index_s']:.2f}× a `codenav index --full` of the same "
-            f"tree in the same round ({first['index_s']:.2f} s; median ratio "
-            f"{first['ratio_median']:.2f}).",
-            "",
-        ]
-    start = results.get("startup")
-    if start:
-        on, off = start["on"], start["off"]
-        lines += [
-            f"`codenav mcp` started on a mapped tree of {start['folders']:,} folders (median "
-            f"of {start['repeat']}; `bench_startup`): `initialize` answered "
-            f"**{on['initialize_s']:.2f} s** after spawn with the watcher on "
-            f"({off['initialize_s']:.2f} s with `--no-watch`; target 1.5 s), the watch set up "
-            f"at {on['watching_s']:.2f} s, afterwards; gone {on['exit_s']:.2f} s after stdin "
-            f"closed (target 3 s), leaving a WAL of {on['wal_bytes']:,.0f} bytes.",
-            "",
-        ]
-    lines += [
-        "Growing seeded subsets of the `.py` files, copied to a temporary folder:",
-        "",
-        "![indexing time vs size](report/index_scale.png)",
-        "",
-        "| files | lines | codenav s | RSS MB | ctags s | bare parse s | codenav / parse |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for r in scale:
-        lines.append(f"| {r['files']} | {r['lines']:,} | {r['codenav_s']:.2f} | "
-                     f"{r['codenav_rss']:.0f} | {_fmt(r.get('ctags_s'))} | {r['parse_s']:.2f} | "
-                     f"{r['codenav_s'] / r['parse_s']:.1f} |")
-    growth = results.get("growth")
-    if growth:
-        sizes = [r["files"] for r in growth]
-        lines += ["", "## Growth to 100,000 files", "",
-                  "Trees synthesised from renamed copies of Django's `django/` (`bench_scale`): "
-                  "each copy's imports resolve inside it, as the original's do. Cold index, "
-                  "one-file re-index (the watcher's update; the tools' read-your-writes "
-                  "refresh) and an edit made under a running watcher until a reader sees it:",
-                  "", "![growth](report/growth.png)", "",
-                  "| files | bare parse s | codenav index s | × bare | files/s | peak RSS MB | "
-                  "re-index p50 / max ms | refresh p50 ms | edit visible p50 / max ms |",
-                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for r in growth:
-            lines.append(f"| {r['files']:,} | {r['bare']:.2f} | {r['index']:.2f} | "
-                         f"{r['index'] / r['bare']:.1f} | {r['files'] / r['index']:,.0f} | "
-                         f"{r['rss']:.0f} | {r['update_p50']:.1f} / {r['update_max']:.0f} | "
-                         f"{r['refresh_p50']:.1f} | {r['visible_p50']:.0f} / "
-                         f"{r['visible_max']:.0f} |")
-        if len(growth) > 1:
-            lines += ["", f"Fitted growth exponent (time = a · files^b) from {sizes[0]:,} to "
-                          f"{sizes[-1]:,} files: codenav index "
-                          f"**{bench_scale.exponent(sizes, [r['index'] for r in growth]):.3f}**"
-                          f", bare parse "
-                          f"{bench_scale.exponent(sizes, [r['bare'] for r in growth]):.3f}, "
-                          f"peak RSS "
-                          f"{bench_scale.exponent(sizes, [r['rss'] for r in growth]):.3f}. "
-                          "The first re-index in a process learns the tree's files once "
-                          "(the max column)."]
-    tools, _ = results["tools_in_process"]
-    stdio = results.get("tools_stdio")
-    lines += ["", "## Tool latency", "",
-              f"Seeded calls drawn from the Django map ({results['calls']} per tool), through "
-              "`tools.dispatch.call_tool` (in process)"
-              + (" and over stdio against `codenav mcp` (MCP SDK client)" if stdio else "")
-              + ". Targets (docs/contract.md §7): p95 ≤ 10 ms in process, ≤ 25 ms over stdio. "
-              "Baseline: the "
-              "token benchmark's grep-and-read, "
-              f"median {statistics.median(r['grep_ms'] for r in tok):.0f} ms per question "
-              f"(codenav's answers there: median "
-              f"{statistics.median(r['codenav_ms'] for r in tok):.1f} ms).", "",
-              "![tool latency](report/tool_latency.png)", "",
-              "| tool | p50 ms | p95 ms | max ms | mean tokens |"
-              + (" stdio p50 | stdio p95 |" if stdio else ""),
-              "|---|---:|---:|---:|---:|" + ("---:|---:|" if stdio else "")]
-    for name in sorted(tools):
-        v = tools[name]
-        row = (f"| {name} | {statistics.median(v):.2f} | {_pct(v, 0.95):.2f} | {max(v):.2f} | "
-               f"{statistics.mean(results['tools_in_process'][1][name]):.0f} |")
-        if stdio:
-            s = stdio[0][name]
-            row += f" {statistics.median(s):.2f} | {_pct(s, 0.95):.2f} |"
-        lines.append(row)
-    if stdio:
-        lines += ["", f"`codenav mcp` spawn to first `map_search` answer: {stdio[2]:.0f} ms "
-                  "(bar 1000 ms)."]
-    lines += ["", "## Accuracy: references from the map vs a warm language server", "",
-              "Symbols drawn (seeded, stratified by kind) from `ctags -R`, independent of "
-              "codenav's index; truth is the warm server's references (declaration left out). "
-              "Micro-averaged over all references (`bench_accuracy`).", "",
-              "![accuracy](report/accuracy.png)", "",
-              "| corpus | server | symbols | precision | recall | line precision | line recall "
-              "| references (server) |",
-              "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for acc in results["accuracy"]:
-        pos, line = acc["position"], acc["line"]
-        lines.append(f"| {acc['corpus']} | {acc['server']} | {acc['measured']} of "
-                     f"{acc['drawn']} | {pos['precision']:.3f} | {pos['recall']:.3f} | "
-                     f"{line['precision']:.3f} | {line['recall']:.3f} | {pos['truth']} |")
-    for acc in results["accuracy"]:
-        top = max(acc["symbols"], key=lambda s: len(s.mapped - s.truth))
-        extra = len(top.mapped - top.truth)
-        if extra:
-            rest = [s for s in acc["symbols"] if s is not top]
-            p, r, *_ = bench_accuracy.score(rest, "position")
-            lines += ["", f"On {acc['corpus']}, the symbol with most extras (the map found, "
-                      f"{acc['server']} did not) is {top.kind} `{top.name}` ({top.path}:"
-                      f"{top.line}): {extra} of its {len(top.mapped)}, e.g. `"
-                      f"{sorted(top.mapped - top.truth)[0][0]}:"
-                      f"{sorted(top.mapped - top.truth)[0][1]}`; without it, precision "
-                      f"{p:.3f} and recall {r:.3f}."]
-    for acc in results["accuracy"]:
-        worst = sorted(acc["symbols"], key=lambda s: -len(s.truth - s.mapped))[:5]
-        worst = [s for s in worst if s.truth - s.mapped]
-        if worst:
-            lines += ["", f"Worst misses on {acc['corpus']} ({acc['server']} found, the map "
-                      "did not):", ""]
-            for s in worst:
-                missing = sorted(s.truth - s.mapped)
-                lines.append(f"- {s.kind} `{s.name}` ({s.path}:{s.line}): {len(missing)} of "
-                             f"{len(s.truth)} missing, e.g. `{missing[0][0]}:{missing[0][1]}`")
-    grep = (f"`{' '.join(bench_tokens.grep_command('NAME')[:-2])} NAME .` (ripgrep is not "
-            "installed)" if not shutil.which("rg") else "`rg -n -w NAME`")
-    lines += ["", "## Token economy: codenav vs grep-and-read", "",
-              "A fixed, seeded set of questions on Django "
-              f"({results['tokens']['per_type']} per type; `bench_tokens`). codenav: the tool "
-              "calls an agent makes, default token budget, cost = the envelopes' "
-              "`tokenBudget.used` (the `map_search` turning a name into an id is counted for "
-              f"callers, class and impact). Baseline: {grep}, then the hit files read in full "
-              "(most hits first) until the facts are seen or 10 files are read; cost = "
-              "ceil(chars / 4) of the grep output (capped at 100k chars) and of the files "
-              "read. Ground truth (the expected facts) comes from the map's own tables — the "
-              "map's accuracy is the section above; a fact that is a position counts as found "
-              "at line level.", "",
-              "![tokens](report/tokens.png)", "",
-              "| question | n | facts | codenav tokens | grep+read tokens | grep / codenav "
-              "| total codenav / grep | codenav found (complete) | grep found (complete) "
-              "| files read | grep lines |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in tok:
-        lines.append(f"| {r['type']} | {r['questions']} | {r['facts']} | "
-                     f"{r['codenav_tokens']:.0f} | {r['grep_tokens']:.0f} | {r['ratio']:.1f}× | "
-                     f"{r['codenav_sum']:,} / {r['grep_sum']:,} | "
-                     f"{r['codenav_facts']:.2f} ({r['codenav_complete']:.2f}) | "
-                     f"{r['grep_facts']:.2f} ({r['grep_complete']:.2f}) | "
-                     f"{r['grep_files']:.0f} | {r['grep_lines']:.0f} |")
-    codenav_sum = sum(r["codenav_sum"] for r in tok)
-    grep_sum = sum(r["grep_sum"] for r in tok)
-    lines += ["", f"All {sum(r['questions'] for r in tok)} questions together: codenav "
-              f"{codenav_sum:,} tokens, grep-and-read {grep_sum:,} "
-              f"({grep_sum / max(codenav_sum, 1):.1f}×).",
-              "", "Tokens are medians per question; grep / codenav is the median of the "
-              "per-question ratios; found = share of expected facts in the answer (in brackets, "
-              "share of questions answered completely). codenav answers cut by the default "
-              "budget (`truncated: true`; an agent would page with a narrower call): "
-              + ", ".join(f"{r['type']} {r['codenav_truncated']}" for r in tok)
-              + ". where: the definition's id (codenav) "
-              "or its `def` line; callers: the calling functions (grep must read a file to see "
-              "which function a call is in); file / class: the members; impact: every "
-              "reference. grep lines counts every line grep printed, matches in comments, "
-              "strings and same-named symbols included.",
-              "", *bench_agent.section(*results["agent"]),
-              "", "## Language servers: cold and warm", "",
-              "A fresh server is spawned and asked the references of "
-              f"{len(results['lsp'][0]['cold']) // max(results['lsp_rounds'], 1)} symbols one "
-              "after the other at once (cold); then it is warmed (`lsp_truth`: workspace "
-              "loaded, answers stable) and asked again. A cold answer is *incomplete* when it "
-              f"differs from the same server's warm answer. {results['lsp_rounds']} fresh "
-              "server(s) per language server.", "",
-              "![lsp](report/lsp.png)", "",
-              "| server | initialize s | first answer s | warm at s | warm p50 ms | warm p95 ms "
-              "| cold answers differing from warm |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
-    for lsp in results["lsp"]:
-        starts = lsp["starts"]
-        lines.append(
-            f"| {lsp['server']} | {statistics.median(s['initialize_s'] for s in starts):.2f} | "
-            f"{statistics.median(s['first_answer_s'] for s in starts):.2f} | "
-            f"{statistics.median(s['warm_s'] or 0 for s in starts):.2f} | "
-            f"{statistics.median(lsp['warm_latency']) * 1000:.0f} | "
-            f"{_pct(lsp['warm_latency'], 0.95) * 1000:.0f} | {lsp['incomplete']} of "
-            f"{len(lsp['cold'])} |")
-    tools_lsp = results.get("lsp_tools")
-    if tools_lsp:
-        lines += ["", "Through codenav (`bench_lsp` parts 1-3, basedpyright behind the nav "
-                  "tools): first answer from a fresh Workspace per source, and warm p50.", "",
-                  "| tool | auto first s (by) | lsp first s | map first s | warm p50 ms lsp "
-                  "| warm p50 ms map |", "|---|---:|---:|---:|---:|---:|"]
-        warm = tools_lsp["warm"]
-        for tool in sorted({t for t, _ in tools_lsp["cold"]}):
-            c = tools_lsp["cold"]
-
-            def p50(source: str, tool: str = tool) -> str:
-                values = warm.latencies[tool, source]
-                return f"{statistics.median(values) * 1000:.1f}" if values else "-"
-
-            lines.append(f"| {tool} | {c[tool, 'auto'][0]:.2f} ({c[tool, 'auto'][1]}) | "
-                         f"{c[tool, 'lsp'][0]:.2f} | {c[tool, 'map'][0]:.2f} | {p50('lsp')} | "
-                         f"{p50('map')} |")
-        if tools_lsp["switched_s"] is not None:
-            lines += ["", f"`source: auto` answered from the map "
-                      f"{tools_lsp['map_answers']} times, then from basedpyright "
-                      f"{tools_lsp['switched_s']:.1f} s after the Workspace was made."]
-    if quick:
-        lines += ["", "Not in this quick run: tool latency over stdio, the TypeScript corpus "
-                  "(accuracy and typescript-language-server), `bench_lsp`'s per-tool figures "
-                  "through codenav; `python -m benchmarks` (full) adds them."]
-    lines += ["", "Reproduce: `pip install -e '.[bench]'` then `python -m benchmarks"
-              f"{' --quick' if quick else ''}`; each part also runs alone "
-              "(`python -m benchmarks.bench_index`, `bench_tools`, `bench_accuracy`, "
-              "`bench_tokens`, `bench_lsp`, `bench_watch`).", ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
-
-
 # ------------------------------------------------------------------------------ main
 
 def main(argv: list[str] | None = None) -> None:
@@ -735,7 +441,7 @@ def main(argv: list[str] | None = None) -> None:
     except ImportError:
         sys.exit("matplotlib is needed for the plots: pip install -e '.[bench]'")
     quick = args.quick
-    started = time.perf_counter()
+    clock = Stopwatch()
     results: dict[str, Any] = {}
     root = fetch(CORPORA["django"])
     results["django_root"] = root
@@ -745,7 +451,7 @@ def main(argv: list[str] | None = None) -> None:
     with_ts = not quick and not args.skip_ts and shutil.which("npm") is not None
 
     def phase(name: str) -> None:
-        print(f"\n== {name} ({time.perf_counter() - started:.0f} s)", flush=True)
+        print(f"\n== {name} ({clock.seconds():.0f} s)", flush=True)
 
     repeat = 1 if quick else 3
     results["repeat"] = repeat
@@ -804,7 +510,7 @@ def main(argv: list[str] | None = None) -> None:
         results["lsp_tools"] = bench_lsp_tools(root, db, 20)
 
     phase("plots and report")
-    seconds = time.perf_counter() - started
+    seconds = clock.seconds()
     _plots(args.out / "report", results)
     bench_scale.plot(results["growth"], args.out / "report" / "growth.png")
     write_report(args.out / "REPORT.md", results, quick, seconds)

@@ -1,0 +1,1 @@
+"""Tests of the code of benchmarks/ (never of the figures they measure)."""
