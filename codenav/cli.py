@@ -160,6 +160,26 @@ def _parser() -> argparse.ArgumentParser:
     _log_level(lsp, "info")
     lsp.set_defaults(run=_cmd_lsp)
 
+    warm = commands.add_parser(
+        "warm", help="keep language servers warm for shell calls (codenav call starts it)",
+        description="The background server `codenav call` asks first, and starts when none "
+                    "answers: it keeps the language servers of ROOT running between shell "
+                    "calls, answers them over an owner-only socket, and leaves after IDLE "
+                    "seconds without a call (default 600, $CODENAV_WARM_IDLE). "
+                    "CODENAV_WARM=0 turns it off.")
+    _root_options(warm, positional=True)
+    warm.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
+    warm.add_argument("--idle", type=float, metavar="SECONDS",
+                      help="leave after this long without a call (default 600)")
+    warm.add_argument("--trust-map", action="store_true",
+                      help="serve a map codenav did not write on this machine (one your CI "
+                           "built and a cache restored); without it such a map is rebuilt")
+    warm.add_argument("--trust-project-config", action="store_true",
+                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                           "name programs (language-server commands, settings)")
+    _log_level(warm, "info")
+    warm.set_defaults(run=_cmd_warm)
+
     tools = commands.add_parser(
         "tools", help="list the tools (codenav call TOOL --help: one tool's arguments)",
         description="List the tools an agent calls (the same as `codenav call --list`).")
@@ -379,17 +399,56 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
     _configure_logging(args.log_level)
     # A one-shot call: source:'lsp' starts the server it needs; 'auto' answers from the map
     # rather than start one it would stop again at once.
-    ws = _workspace(_choice(args), args.db, lsp=getattr(args, "lsp", "auto"),
+    lsp = getattr(args, "lsp", "auto")
+    ws = _workspace(_choice(args), args.db, lsp=lsp,
                     lsp_background=False, trust=args.trust_project_config,
                     trust_map=args.trust_map, allow_large=args.allow_large_root)
     try:
-        envelope = anyio.run(call_tool, ws, tool, arguments)
+        envelope = _warm_answer(args, ws, tool, arguments) if lsp != "off" else None
+        if envelope is None:
+            envelope = anyio.run(call_tool, ws, tool, arguments)
     finally:
         ws.close()
     _print_envelope(envelope, args.pretty)
     if envelope["ok"]:
         return EXIT_OK
     return EXIT_NEGATIVE
+
+
+def _warm_answer(args: argparse.Namespace, ws: Any, tool: str,
+                 arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer of the workspace's warm server (codenav/warm.py), which keeps language
+    servers running between shell calls; None when there is none yet — then one is
+    started in the background and this call is answered here, from the map."""
+    from codenav import warm
+
+    if not warm.enabled():
+        return None
+    path = warm.socket_of(ws)
+    if path is None:
+        return None
+    answer = warm.ask(path, tool, arguments)
+    if answer is None:
+        argv = [str(ws.root)]
+        argv += ["--db", str(args.db)] if args.db else []
+        argv += ["--trust-project-config"] if args.trust_project_config else []
+        argv += ["--trust-map"] if args.trust_map else []
+        argv += ["--allow-large-root"] if args.allow_large_root else []
+        warm.spawn(argv)
+        ws.warm_elsewhere = True
+    return answer
+
+
+def _cmd_warm(args: argparse.Namespace) -> int:
+    from codenav import warm
+
+    _configure_logging(args.log_level)
+    ws = _workspace(_choice(args), args.db, lsp="auto", trust=args.trust_project_config,
+                    trust_map=args.trust_map, allow_large=args.allow_large_root)
+    try:
+        return warm.run(ws, args.idle if args.idle is not None else warm.idle_seconds())
+    finally:
+        ws.close()
 
 
 def _cmd_tools(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,7 +32,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from codenav import __version__
+from codenav import __version__, warm
 from codenav.envelope import clamp_budget, default_budget, failure, to_json
 from codenav.errors import CodenavError, MapNotBuilt
 from codenav.roots import paths_of_uris
@@ -98,6 +99,7 @@ class _Session:
         self._make = make
         self._started = False
         self._ready: anyio.Event | None = None
+        self._warm: threading.Event | None = None  # serving shell calls (codenav/warm.py)
 
     def start_now(self) -> None:
         """Before serving, with a named root: the first map (unless the command line
@@ -105,6 +107,8 @@ class _Session:
         ws = self.ws
         if ws is None or ws.build.running:  # started already: servers follow the build
             return
+        if ws.lsp != "off" and self._warm is None:  # shell calls share this session's servers
+            self._warm = warm.serve_in_thread(ws)
         if ws.start_background_build(on_done=ws.start_servers):
             log.info("no usable map at %s: building it in the background", ws.db_path)
         else:
@@ -173,6 +177,8 @@ class _Session:
                                         "have not arrived", hint="Retry in a moment.")
 
     def close(self) -> None:
+        if self._warm is not None:
+            self._warm.set()
         if self.ws is not None:
             self.ws.close(grace=_CLOSE_GRACE_S)
 

@@ -97,6 +97,9 @@ class Workspace:
         # Whether `auto` answers may start servers in the background (a long-lived server:
         # yes; a one-shot `codenav call`: no, only source:'lsp' starts one).
         self.lsp_background = lsp_background
+        # a warm server (codenav/warm.py) is starting this workspace's language servers for
+        # later shell calls: this one-shot call answers from the map meanwhile
+        self.warm_elsewhere = False
         self._pool: LspPool | None = None
         self.watcher: Watcher | None = None
         # (deadline, long deadline); docs/contract.md §5's by default

@@ -14,6 +14,9 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
+# Shell calls in tests answer themselves: a warm server (codenav/warm.py) outliving a test
+# would share its language servers with the next. tests/integration/test_warm.py turns it on.
+os.environ["CODENAV_WARM"] = "0"
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("workspace",),
     ("query",),
     ("buffers", "tools"),
+    ("warm",),
     ("server", "lsp_server"),
     ("cli",),
     ("__main__",),

@@ -73,7 +73,8 @@ def target_of(located: Located) -> Target | None:
 @dataclass(frozen=True, slots=True)
 class Fallback:
     """Why the map answers instead of a language server. ``why`` is one of: ``would_start``
-    (a one-shot call does not start servers for ``auto``), ``starting``, ``not_installed``,
+    (a one-shot call does not start servers for ``auto``), ``warm_starting`` (a warm server
+    is starting them for later shell calls), ``starting``, ``not_installed``,
     ``disabled``, ``untrusted``, ``failed``, ``none`` (no server serves the language),
     ``loading`` (still loading the workspace: a wide question's answer would be partial),
     ``warming`` (it did not answer within the patience a cold server gets), ``stale_place``
@@ -145,7 +146,8 @@ async def ask(ws: Workspace, target: Target, source: str, what: str, call: PoolC
     server = family.servers[0].name if family and family.servers else "a language server"
     if source == "auto":
         if state == "idle" and not ws.lsp_background:
-            return Live(False, fallback=Fallback("would_start", server))
+            why = "warm_starting" if ws.warm_elsewhere else "would_start"
+            return Live(False, fallback=Fallback(why, server))
         if state in ("idle", "starting"):
             pool.ensure(target.code, target.path)
             return Live(False, fallback=Fallback("starting", server))

@@ -89,6 +89,7 @@ class ToolSpec:
     arguments: str
     returns: str
     order: int
+    brief: str = ""  # a few words for `codenav tools` (what it answers)
     read_only: bool = True
     example: dict[str, Any] = field(default_factory=dict)
     needs_links: bool = False

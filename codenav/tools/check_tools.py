@@ -116,6 +116,7 @@ async def nav_rename_preview(ws: Workspace, params: RenameParams, ctx: CallConte
 
 NAV_DIAGNOSTICS = ToolSpec(
     name="nav_diagnostics",
+    brief="errors and warnings of one file",
     order=13,
     description="Errors and warnings of one file from its language server, errors first "
                 "(from the map: syntax errors only).",
@@ -126,6 +127,7 @@ NAV_DIAGNOSTICS = ToolSpec(
 )
 NAV_RENAME_PREVIEW = ToolSpec(
     name="nav_rename_preview",
+    brief="the edits a rename would make (nothing is changed)",
     order=14,
     needs_links=True,
     description="The edits renaming a symbol to newName would make, per file. Read-only: "

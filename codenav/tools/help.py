@@ -17,10 +17,45 @@ _TARGET = ("id", "file", "line", "col", "symbol")
 
 
 def tool_list() -> str:
-    """One line per tool: its name and what it is for."""
-    width = max(len(tool.name) for tool in TOOLS)
-    lines = [f"{tool.name:<{width}}  {tool.description}" for tool in TOOLS]
-    return "\n".join([*lines, "", "Arguments of one tool: codenav call TOOL --help"])
+    """Every tool in one screen: what it answers, its own arguments and one call; what the
+    tools share said once above them (an agent needs no ``--help`` to use any)."""
+    lines = [
+        "codenav call TOOL 'JSON'   (answers fit tokenBudget, default 2000 tokens; "
+        "detail:\"full\" gives objects;",
+        "  a cut list says so in dropped, with dropped.next: the call that continues)",
+        "nav_* target, one of: {\"symbol\":\"Class.method\"} | "
+        "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
+        "  source: \"auto\" (a ready language server, else the map) | \"lsp\" | \"map\". "
+        "Rows marked [name]: matched by name only.",
+        "",
+    ]
+    for tool in TOOLS:
+        own = _own_arguments(tool)
+        lines.append(f"{tool.name}{'  ' + own if own else ''}")
+        lines.append(f"  {tool.brief or tool.summary}; e.g. "
+                     f"{json.dumps(tool.example, ensure_ascii=False)}")
+    lines += ["", "Every argument of one tool: codenav call TOOL --help"]
+    return "\n".join(lines)
+
+
+def _own_arguments(tool: ToolSpec) -> str:
+    """A tool's arguments besides the shared ones: ``name`` (required), ``name?``
+    (optional), with the values an enumeration or a bounded number takes."""
+    schema = input_schema(tool)
+    required = set(schema.get("required", []))
+    out = []
+    for name, prop in schema["properties"].items():
+        if (name in SHARED_ARGUMENTS and name not in ("id", "file", "symbol")) or \
+                (takes_target(tool) and name in _TARGET):
+            continue
+        text = name + ("" if name in required else "?")
+        values = prop.get("enum") or prop.get("items", {}).get("enum")
+        if values:
+            text += " " + "|".join(str(v) for v in values)
+        elif "minimum" in prop and "maximum" in prop:
+            text += f" {prop['minimum']}-{prop['maximum']}"
+        out.append(text)
+    return ", ".join(out)
 
 
 def argument_rows(tool: ToolSpec) -> list[tuple[str, str, str]]:

@@ -148,6 +148,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
 
 NAV_CALL_HIERARCHY = ToolSpec(
     name="nav_call_hierarchy",
+    brief="callers (incoming) or callees (outgoing), with call lines",
     order=11,
     needs_links=True,
     description="Who calls a function (incoming) or what it calls (outgoing), up to 3 levels, "
@@ -160,6 +161,7 @@ NAV_CALL_HIERARCHY = ToolSpec(
 )
 NAV_TYPE_HIERARCHY = ToolSpec(
     name="nav_type_hierarchy",
+    brief="subtypes or supertypes, each with its level (1: direct)",
     order=12,
     needs_links=True,
     description="Base types (supertypes) or derived types (subtypes) of a class or interface, "

@@ -468,9 +468,10 @@ def _member_importers(reader: MapReader, node_id: int, known: set[str]
 
 MAP_OVERVIEW = ToolSpec(
     name="map_overview",
+    brief="languages, main folders, most central definitions, entry points",
     order=3,
-    description="Orient in an unfamiliar repository: languages, the folders that matter most, "
-                "the most central definitions and entry points. Zoom with focus.",
+    description="Orient in a repository: languages, main folders, central definitions, entry "
+                "points. Zoom with focus.",
     params=OverviewParams, handler=map_overview,
     arguments="`focus?` (folder or node id), `depth?` 1–4, `detail?`",
     returns="languages, `dirs` (· hub mass), `hubs` (· hub score), `entryPoints`",
@@ -478,10 +479,10 @@ MAP_OVERVIEW = ToolSpec(
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
+    brief="definitions by name or part of one, most used first",
     order=4,
-    description="Find definitions by name, part of a name or Class.member (camelCase and "
-                "snake_case aware, then fuzzy); most used first. Use it instead of grep to "
-                "find where something is defined.",
+    description="Find definitions by name, part of one or Class.member (camelCase and "
+                "snake_case aware, then fuzzy), most used first: not grep.",
     params=SearchParams, handler=map_search,
     arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `offset?`, `detail?`",
     returns="`results` (· exact > prefix > word-part > substring/fuzzy, then hub score)",
@@ -489,9 +490,10 @@ MAP_SEARCH = ToolSpec(
 )
 MAP_OUTLINE = ToolSpec(
     name="map_outline",
+    brief="every definition of a file with lines and signatures",
     order=5,
-    description="Every definition in one file, nested, with lines and signatures; far "
-                "cheaper than reading the file. A big file comes back as names with lines.",
+    description="Every definition in one file, nested, with lines and signatures: far "
+                "cheaper than reading it.",
     params=OutlineParams, handler=map_outline,
     arguments="`file`, `kinds?`, `offset?`, `detail?`",
     returns="`symbols` rows in source order (signatures, then names, then counts; paged)",
@@ -499,10 +501,10 @@ MAP_OUTLINE = ToolSpec(
 )
 MAP_NODE = ToolSpec(
     name="map_node",
+    brief="one definition: signature, doc, parent, members; source on request",
     order=6,
-    description="One definition in detail: whole signature, doc, place, parent, how often it "
-                "is used, its members by name and line (kinds filter; signatures on request) "
-                "and, on request, its source.",
+    description="One definition: signature, doc, place, parent, use counts, its members by "
+                "name and line (kinds filter); signatures or source on request.",
     params=NodeParams, handler=map_node,
     arguments="`id` or `symbol`, `include?` ⊆ source, doc, children, signatures, `kinds?`, "
               "`offset?`, `detail?`",
@@ -512,11 +514,11 @@ MAP_NODE = ToolSpec(
 )
 MAP_NEIGHBORS = ToolSpec(
     name="map_neighbors",
+    brief="what a definition calls/imports/inherits (out) or is used by (in)",
     order=7,
     needs_links=True,
-    description="The graph around one definition: what it calls, references, imports, "
-                "inherits or contains (out) and what does so to it (in), up to 3 hops; e.g. "
-                "the importers of a module.",
+    description="What a definition calls, references, imports, inherits or contains (out), "
+                "and what does so to it (in), up to 3 hops: e.g. a module's importers.",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",

@@ -226,9 +226,10 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
 
 NAV_DEFINITION = ToolSpec(
     name="nav_definition",
+    brief="where a symbol is defined (from a use, a name or an id)",
     order=8,
-    description="Where a symbol is defined: from a use (file+line+col), a name or an id. "
-                "Follows imports, re-exports, inherited members and typed receivers.",
+    description="Where a symbol is defined, from a use, a name or an id: through imports, "
+                "re-exports, inherited members and typed receivers.",
     params=NavParams, handler=nav_definition,
     arguments="id or position, `source?` auto/lsp/map, `detail?`",
     returns="`definitions` (node rows)",
@@ -236,9 +237,10 @@ NAV_DEFINITION = ToolSpec(
 )
 NAV_HOVER = ToolSpec(
     name="nav_hover",
+    brief="signature or type and doc (a function's parameters)",
     order=10,
-    description="What a symbol is: whole signature or type, first doc line, parent. Use it "
-                "for a function's parameters instead of reading its body.",
+    description="What a symbol is: whole signature or type, doc, parent. A function's "
+                "parameters without reading its body.",
     params=NavParams, handler=nav_hover,
     arguments="id or position, `source?`, `detail?`",
     returns="signature/type, doc",
@@ -246,11 +248,11 @@ NAV_HOVER = ToolSpec(
 )
 NAV_REFERENCES = ToolSpec(
     name="nav_references",
+    brief="every use by file, with enclosing function and code line",
     order=9,
     needs_links=True,
-    description="Every use of a definition, grouped by file (most uses first), each with its "
-                "line, enclosing function and code. The precise grep: no comments, strings "
-                "or namesakes.",
+    description="Every use of a definition by file, each with its line, enclosing function "
+                "and code: the precise grep (no comments, strings or namesakes).",
     params=ReferencesParams, handler=nav_references,
     arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
               "`detail?`",

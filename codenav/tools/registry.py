@@ -69,6 +69,22 @@ SHARED_ARGUMENTS: dict[str, str] = {
 }
 
 
+# The same, as each schema says it: short, so that a client that drops the server's
+# instructions still knows what every argument means.
+_SHARED_SHORT: dict[str, str] = {
+    "id": "Node id from an answer",
+    "file": "Path, with line",
+    "line": "1-based, with file",
+    "col": "1-based; none: the line's definition",
+    "symbol": "Name or Class.member",
+    "source": "auto: server if ready, else map",
+    "detail": "full: objects",
+    "offset": "Skip items",
+    "tokenBudget": "Max tokens, default 2000",
+}
+_SHARED_BOUNDS: dict[str, dict[str, int]] = {"tokenBudget": {"minimum": 100, "maximum": 10000}}
+
+
 def input_schema(tool: ToolSpec) -> dict[str, Any]:
     """The tool's JSON Schema, as MCP's ``inputSchema``: as short as it can be without losing
     meaning (optional arguments as their plain type; no titles; no bounds that only guard the
@@ -77,6 +93,10 @@ def input_schema(tool: ToolSpec) -> dict[str, Any]:
     schema = tool.params.model_json_schema()
     properties = {name: _compact(prop, shared=name in SHARED_ARGUMENTS)
                   for name, prop in schema.get("properties", {}).items()}
+    for name, prop in properties.items():
+        if name in _SHARED_SHORT:
+            prop["description"] = _SHARED_SHORT[name]
+            prop.update(_SHARED_BOUNDS.get(name, {}))
     # The shared arguments read best last.
     order = {"source": 1, "detail": 2, "offset": 3, "tokenBudget": 4}
     out: dict[str, Any] = {"type": "object", "properties": dict(
@@ -97,8 +117,6 @@ def _compact(prop: dict[str, Any], shared: bool = False) -> dict[str, Any]:
             base[key] = value
     if base.get("default", 0) is None or shared:
         base.pop("default", None)
-    if shared:
-        base.pop("description", None)
     if "enum" in base:
         base.pop("type", None)
     for key in ("maxLength", "maxItems", "minLength"):

@@ -143,6 +143,7 @@ def freshness_warnings(fresh: Freshness) -> list[str]:
 
 _FALLBACK_REASONS = {
     "would_start": "source:'lsp' starts {server}",
+    "warm_starting": "{server} is starting in the background for the next calls",
     "starting": "{server} is starting",
     "disabled": "{server} is disabled by configuration",
     "failed": "{server} crashed repeatedly and is disabled",

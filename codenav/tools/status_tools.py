@@ -171,10 +171,11 @@ async def map_rebuild(ws: Workspace, params: RebuildParams, ctx: CallContext) ->
 
 MAP_STATUS = ToolSpec(
     name="map_status",
+    brief="is the map built and fresh; language servers' state",
     order=1,
     about_map=True,
-    description="Is the map built and fresh: files by language, counts, last build, stale "
-                "files, watcher and language servers.",
+    description="Is the map built and fresh: files, counts, last build, stale files, "
+                "watcher, language servers.",
     params=StatusParams,
     handler=map_status,
     arguments="—",
@@ -184,6 +185,7 @@ MAP_STATUS = ToolSpec(
 
 MAP_REBUILD = ToolSpec(
     name="map_rebuild",
+    brief="re-index now (rarely needed: answers refresh the files they touch)",
     order=2,
     about_map=True,
     description="Re-index changed files now (full: every file; paths: only some). Rarely "

@@ -56,8 +56,18 @@ def test_the_tools_and_their_arguments_are_listed_at_the_shell(tmp_path: Path) -
 
     listed = run_codenav("tools")
     assert listed.returncode == 0
-    assert [line.split()[0] for line in listed.stdout.splitlines()[: len(TOOLS)]] == [
-        tool.name for tool in TOOLS]
+    # one screen: every tool with its own arguments and a call, no --help needed
+    assert len(listed.stdout.encode()) <= 4096
+    lines = listed.stdout.splitlines()
+    heads = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] in
+             {tool.name for tool in TOOLS}]
+    assert [lines[i].split()[0] for i in heads] == [tool.name for tool in TOOLS]
+    for i, tool in zip(heads, TOOLS):
+        shared = {"id", "file", "line", "col", "symbol", "source", "detail", "offset",
+                  "tokenBudget"}
+        for name in set(tool.params.model_fields) - shared:
+            assert name in lines[i], (tool.name, name)
+        assert f"e.g. {json.dumps(tool.example)}" in lines[i + 1], tool.name
     assert run_codenav("call", "--list").stdout == listed.stdout
     for tool in TOOLS:
         shown = run_codenav("call", tool.name, "--help")

@@ -47,11 +47,15 @@ async def test_in_process_tools_and_envelopes(tmp_path: Path) -> None:
         assert by_name["map_status"].annotations.read_only_hint is True
         assert by_name["map_rebuild"].annotations.read_only_hint is False
         assert "tokenBudget" in by_name["map_status"].input_schema["properties"]
-        # What every agent session pays for the tool list: at most 12,000 characters (~3k
-        # tokens) of the JSON sent, with every argument of every tool in it.
+        # What every agent session pays for the tool list: at most 12,500 characters (~3k
+        # tokens) of the JSON sent, with every argument of every tool in it, each with its
+        # own description and bounds (a client may drop the server's instructions).
         sent = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True)
                            for t in listed], separators=(",", ":"), ensure_ascii=False)
-        assert len(sent) <= 12_000, len(sent)
+        assert len(sent) <= 12_500, len(sent)
+        for tool in listed:
+            for name, prop in tool.input_schema["properties"].items():
+                assert prop.get("description"), (tool.name, name)
         for spec in TOOLS:
             assert set(by_name[spec.name].input_schema["properties"]) == set(
                 spec.params.model_fields), spec.name
