@@ -98,31 +98,31 @@ def test_clangd_definitions_references_and_a_stopped_server(cfamily: Workspace) 
     while True:
         refs = call(ws, "nav_references", {"symbol": "vec_add", "source": "lsp",
                                            "detail": "full"})
-        if refs_of(refs) >= {("c/src/main.c", 8, 15)} or time.monotonic() > deadline:
+        if refs_of(refs) >= {("c/src/main.c", 10, 15)} or time.monotonic() > deadline:
             break
         time.sleep(0.2)
     assert refs["data"]["source"] == "lsp", refs
     assert refs["data"]["symbol"]["id"] == "c:c/src/vec.c#vec_add"
-    assert refs_of(refs) == {("c/src/main.c", 8, 15)}
+    assert refs_of(refs) == {("c/src/main.c", 10, 15)}
     assert "warnings" not in refs, refs
-    # main.c line 14 `return s.to->x > s.from.y;`: `x` through the pointer `to` of a
+    # main.c line 21 `return s.to->x > s.from.y;`: `x` through the pointer `to` of a
     # struct segment, a field of struct vec in c/include/geo/vec.h (found through the
     # compile_flags.txt's -Ic/include)
-    found = call(ws, "nav_definition", {"file": "c/src/main.c", "line": 14, "col": 18,
+    found = call(ws, "nav_definition", {"file": "c/src/main.c", "line": 21, "col": 18,
                                         "source": "lsp", "detail": "full"})
     assert found["data"]["source"] == "lsp", found
     assert [(d["file"], d["line"], d["col"], d.get("id"))
             for d in found["data"]["definitions"]] == [
         ("c/include/geo/vec.h", 10, 12, "c:c/include/geo/vec.h#vec.x")]
-    # line 11 `print_segment(&s);`: declared in util.h, which main.c includes, and defined in
+    # line 15 `print_segment(&s);`: declared in util.h, which main.c includes, and defined in
     # util.c, which the background index knows without its being open
-    found = call(ws, "nav_definition", {"file": "c/src/main.c", "line": 11, "col": 5,
+    found = call(ws, "nav_definition", {"file": "c/src/main.c", "line": 15, "col": 5,
                                         "source": "lsp"})
     assert found["data"] == {"symbol": "print_segment", "source": "lsp", "definitions": [
-        "c:c/src/util.c#print_segment function 9-13 | void (const struct segment *s)"]}
+        "c:c/src/util.c#print_segment function 9-14 | void (const struct segment *s)"]}
     uses = call(ws, "nav_references", {"symbol": "vec_created", "source": "lsp",
                                        "detail": "full"})
-    assert refs_of(uses) == {("c/src/vec.c", 24, 5), ("c/src/main.c", 13, 38)}
+    assert refs_of(uses) == {("c/src/vec.c", 26, 5), ("c/src/main.c", 19, 38)}
     # nothing written into the repository: the index is beside the compile database
     # codenav staged in its cache
     assert not (ws.root / ".cache").exists()
@@ -211,15 +211,15 @@ def test_gopls_definitions_references_and_a_stopped_server(gomodule: Workspace) 
     environ = Path(f"/proc/{server_pid(ws, 'go')}/environ").read_bytes().split(b"\0")
     assert {b"GOPROXY=off", b"GOTOOLCHAIN=local", b"GOFLAGS="} <= set(environ)
 
-    # cmd/shop/main.go line 18 `c.Total()`: c is a store.Catalog, whose Total comes from
+    # cmd/shop/main.go line 23 `c.Total()`: c is a store.Catalog, whose Total comes from
     # the models.Priced interface it embeds
-    found = call(ws, "nav_definition", {"file": "cmd/shop/main.go", "line": 18, "col": 4,
+    found = call(ws, "nav_definition", {"file": "cmd/shop/main.go", "line": 23, "col": 4,
                                         "source": "lsp"})
     assert found["data"]["source"] == "lsp", found
     assert [parse_node_row(d).id for d in found["data"]["definitions"]] == [
         "go:models/item.go#Priced.Total"]
-    # store/methods.go line 9 `s.log.Write(it.Name)`: a field's method in another file
-    found = call(ws, "nav_definition", {"file": "store/methods.go", "line": 9, "col": 8,
+    # store/methods.go line 11 `s.log.Write(it.Name)`: a field's method in another file
+    found = call(ws, "nav_definition", {"file": "store/methods.go", "line": 11, "col": 8,
                                         "source": "lsp", "detail": "full"})
     assert [(d["file"], d["line"], d["col"], d["id"]) for d in found["data"]["definitions"]] \
         == [("store/logger.go", 15, 18, "go:store/logger.go#Logger.Write")]
@@ -229,14 +229,14 @@ def test_gopls_definitions_references_and_a_stopped_server(gomodule: Workspace) 
     refs = call(ws, "nav_references", {"symbol": "Item.Total", "source": "lsp",
                                        "detail": "full"})
     assert refs["data"]["source"] == "lsp" and not refs.get("warnings", []), refs
-    assert refs_of(refs) == {("cmd/shop/main.go", 14, 36), ("cmd/shop/main.go", 16, 4),
-                             ("cmd/shop/main.go", 18, 4), ("store/store.go", 23, 15)}
+    assert refs_of(refs) == {("cmd/shop/main.go", 17, 36), ("cmd/shop/main.go", 21, 4),
+                             ("cmd/shop/main.go", 23, 4), ("store/store.go", 27, 15)}
     static = call(ws, "nav_references", {"symbol": "Item.Total", "source": "map",
                                          "detail": "full"})
-    assert refs_of(static) == {("cmd/shop/main.go", 14, 36), ("store/store.go", 23, 15)}
+    assert refs_of(static) == {("cmd/shop/main.go", 17, 36), ("store/store.go", 27, 15)}
     # a package-private function: its one caller, in the same package
     touch = call(ws, "nav_references", {"symbol": "touch", "source": "lsp", "detail": "full"})
-    assert refs_of(touch) == {("store/methods.go", 10, 2)}
+    assert refs_of(touch) == {("store/methods.go", 14, 2)}
 
     assert_stopped_server_times_out(ws, "go", "go", {"symbol": "Item.Total", "detail": "full"})
     (status,) = [s for s in call(ws, "map_status", {})["data"]["lsp"]["servers"]

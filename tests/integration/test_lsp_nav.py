@@ -205,7 +205,7 @@ def test_typescript_language_server(tmp_path: Path) -> None:
     ws = Workspace(repo("web", tmp_path), lsp="auto")
     try:
         # `u` is an untyped callback parameter: only the server's inference knows it
-        found = call(ws, "nav_definition", {"file": "src/main.ts", "line": 12, "col": 29,
+        found = call(ws, "nav_definition", {"file": "src/main.ts", "line": 18, "col": 29,
                                             "source": "lsp"})
         assert found["data"]["source"] == "lsp"
         assert parse_node_row(found["data"]["definitions"][0]).id == \
