@@ -215,8 +215,9 @@ def run(ws: Workspace, idle: float) -> int:
     if path is None or fd is None:
         return 1
     try:
-        if not ws.start_background_build(on_done=ws.start_servers):
-            ws.start_servers()
+        # no map yet: calls answer MAP_NOT_BUILT, as a shell's own would (`codenav index`
+        # builds it); a warm server does not race the shell with a build of its own
+        ws.start_servers()
         asyncio.run(_Server(ws, path).serve(idle))
     finally:
         os.close(fd)

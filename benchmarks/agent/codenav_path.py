@@ -96,11 +96,14 @@ def read_facts(question: Question, envelope: dict[str, Any], answer: Answer) -> 
                         for name in outline_names(data.get("children", []))}
     elif kind == "params":
         hover = data.get("hover") if isinstance(data.get("hover"), dict) else data
-        text = (hover or {}).get("signature") or (hover or {}).get("contents") or ""
+        text = (hover or {}).get("contents") or ""
+        if (hover or {}).get("signature"):  # the map's: without the name its id says
+            head, _, rest = str(hover["signature"]).partition("(")  # `protected (x)`
+            text = f"{head}{question.name.rsplit('.', 1)[-1]}({rest}"
         answer.ordered = parameters(str(text), question.name)
         answer.facts = set(answer.ordered)
     elif kind == "importers":
-        answer.facts = {_path_of(parse_node_row(row).id)
+        answer.facts = {_path_of(parse_related_row(row, str(data.get("node", ""))).id)
                         for row in data.get("neighbors", []) if isinstance(row, str)}
     elif kind == "outline":
         answer.facts = outline_names(data.get("symbols", []))
@@ -185,8 +188,26 @@ async def tool_list(ws: Workspace) -> str:
                        for t in listed], separators=(",", ":"), ensure_ascii=False)
 
 
+def _described(listing: str, tool: str) -> bool:
+    """Whether ``codenav tools`` shows ``tool`` whole: each of its own arguments on its line
+    and an example call below it (then an agent needs no ``--help`` for it)."""
+    from codenav.tools.registry import SHARED_ARGUMENTS, by_name
+
+    spec = by_name(tool)
+    lines = listing.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.split(" ", 1)[0] == tool), None)
+    if spec is None or at is None or at + 1 >= len(lines):
+        return False
+    own = set(spec.params.model_fields) - set(SHARED_ARGUMENTS)
+    return all(name in lines[at] for name in own) and "e.g. {" in lines[at + 1]
+
+
 async def learning(ws: Workspace, tools: Sequence[str]) -> Learning:
-    """What learning ``tools`` costs from the CLI and over MCP."""
-    return Learning(tools_bytes=_cli_bytes("tools"),
-                    help_bytes={t: _cli_bytes("call", t, "--help") for t in dict.fromkeys(tools)},
+    """What learning ``tools`` costs from the CLI (the list, and ``--help`` for a tool the
+    list does not describe whole) and over MCP."""
+    listing = subprocess.run([sys.executable, "-m", "codenav", "tools"], capture_output=True,
+                             text=True, check=True).stdout
+    return Learning(tools_bytes=len(listing.encode()),
+                    help_bytes={t: 0 if _described(listing, t) else
+                                _cli_bytes("call", t, "--help") for t in dict.fromkeys(tools)},
                     mcp_bytes=len((await tool_list(ws)).encode()))

@@ -63,8 +63,9 @@ def report(results: Sequence[Result], measured: Bars | None,
         lines += [
             f"With the learning (bar ≤ 0.6): from the CLI, `codenav tools` "
             f"({learning.tools_bytes:,} bytes) and `codenav call TOOL --help` once for each "
-            f"of the {len(s['tools'])} tools used ("
-            + ", ".join(f"{t} {learning.help_bytes[t]:,}" for t in s["tools"])
+            f"tool used that the list does not show whole ("
+            + (", ".join(f"{t} {learning.help_bytes[t]:,}" for t in s["tools"]
+                         if learning.help_bytes[t]) or "none")
             + f"): codenav {s['cli_bytes']:,} bytes in {s['cli_calls']} calls, "
             f"codenav / grep = **{s['cli_ratio']:.2f}**; over MCP, the `tools/list` answer "
             f"read once ({learning.mcp_bytes:,} bytes, no call of the agent's): "

@@ -42,17 +42,19 @@ class Answer:
 class Learning:
     """What an agent reads once to learn codenav's tools, and when.
 
-    CLI: ``codenav tools`` once, then ``codenav call TOOL --help`` the first time each tool
-    is used. MCP: the ``tools/list`` answer once per session (the client asks; the agent
-    reads it), no calls of the agent's own."""
+    CLI: ``codenav tools`` once, then ``codenav call TOOL --help`` the first time a tool is
+    used that the list does not show whole (its own arguments and an example). MCP: the
+    ``tools/list`` answer once per session (the client asks; the agent reads it), no calls
+    of the agent's own."""
 
     tools_bytes: int  # `codenav tools`
     help_bytes: dict[str, int]  # `codenav call TOOL --help`, by tool
     mcp_bytes: int  # tools/list, compact JSON
 
     def cli(self, tools: Sequence[str]) -> tuple[int, int]:
-        """(bytes, calls) of learning ``tools`` from the CLI: the list and their help."""
-        distinct = list(dict.fromkeys(tools))
+        """(bytes, calls) of learning ``tools`` from the CLI: the list, and the help of the
+        tools it does not show whole (``help_bytes`` 0 for the others)."""
+        distinct = [t for t in dict.fromkeys(tools) if self.help_bytes[t]]
         return (self.tools_bytes + sum(self.help_bytes[t] for t in distinct), 1 + len(distinct))
 
 
@@ -93,7 +95,8 @@ def charge_learning(results: Sequence[Result], learning: Learning) -> None:
         new = [t for t in dict.fromkeys(result.tools()) if t not in seen]
         seen.update(new)
         size = sum(learning.help_bytes[t] for t in new) + (learning.tools_bytes if i == 0 else 0)
-        result.learning = (size, len(new) + (1 if i == 0 else 0))
+        helps = sum(1 for t in new if learning.help_bytes[t])  # a tool the list shows whole: 0
+        result.learning = (size, helps + (1 if i == 0 else 0))
 
 
 def summary(results: Sequence[Result], learning: Learning | None = None) -> dict[str, Any]:

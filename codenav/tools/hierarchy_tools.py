@@ -28,7 +28,7 @@ from codenav.tools.render import (
     fallback_notes,
     listed,
     several_warning,
-    types_rendered,
+    types_section,
 )
 from codenav.workspace import Workspace
 
@@ -125,9 +125,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)
                   if candidate.node is not None else candidate.name)
-        sections.append({"symbol": symbol,
-                         "types": types_rendered(types, params.detail, ctx.fresh,
-                                                 candidate.node)})
+        sections.append(types_section(symbol, types, params.detail, ctx.fresh,
+                                      candidate.node))
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
         if params.detail == "full":

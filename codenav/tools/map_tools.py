@@ -18,7 +18,7 @@ from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
-from codenav.tools.render import anchor, hub, listed, outline_answer
+from codenav.tools.render import anchor, hub, listed, outline_answer, related
 from codenav.tools.rows import Detail, place, span
 from codenav.workspace import Workspace
 
@@ -385,7 +385,7 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
     # One edge kind one way (importers of a module): said once, not on every row.
     single = (f"{params.direction}:{next(iter(kinds))}"
               if len(kinds) == 1 and params.direction != "both" else None)
-    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, single is None)
+    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, start, single is None)
                  for e in ranked[params.offset:]]
     data: dict[str, Any] = {"node": listed(start, params.detail, fresh)}
     if single is not None and params.detail != "full":
@@ -397,8 +397,9 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
 
 
 def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness,
-              edge: bool = True) -> Any:
-    """One neighbor: its row with ``<direction>:<edge>`` (unless every row has the same),
+              start: Node, edge: bool = True) -> Any:
+    """One neighbor: its related row (about ``start``: no language or kind where they are
+    its own, a file without lines) with ``<direction>:<edge>`` (unless every row has the same),
     ``n:`` (edges, when more than one), ``hops:`` (when more than one) and ``at:`` (the line
     of the first site: in the neighbor for an incoming edge, in the start node's file for an
     outgoing one)."""
@@ -415,7 +416,7 @@ def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshnes
         short["hops"] = entry["hops"]
     if entry["site"] is not None:
         short["at"] = entry["site"]["line"]
-    return listed(node, detail, fresh, short)
+    return related(node, start, fresh, short)
 
 
 def _edges(reader: MapReader, node_id: int, direction: str,

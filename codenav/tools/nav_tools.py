@@ -192,13 +192,16 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located = resolved(ws, params, ctx)
     fresh = ctx.fresh
-    if located.others:
-        results = [map_hover(c.node, reader.parent(c.node), params.detail, fresh)
-                   for c in located.each() if c.node is not None]
-        fresh.check({c.node.path for c in located.each() if c.node is not None})
-        data: dict[str, Any] = {"symbol": located.name, "matches": located.matches(),
-                                "results": results, "source": "map"}
-        return Answer(data, cuts=[Cut("definitions", ("results",), "Pass id to pick one")],
+    if located.others:  # the best one whole; the others by signature, to pick by id
+        best = located.node
+        assert best is not None
+        fresh.check({best.path, *(n.path for n in located.others)})
+        data: dict[str, Any] = {
+            "symbol": located.name, "matches": located.matches(),
+            "hover": map_hover(best, reader.parent(best), params.detail, fresh),
+            "others": [listed(n, params.detail, fresh) for n in located.others],
+            "source": "map"}
+        return Answer(data, cuts=[Cut("definitions", ("others",), "Pass id to pick one")],
                       warnings=more_warning(located))
     live = await ask_at(ws, located, params.source, "hover", lambda target: position_request(
         target, T.TEXT_DOCUMENT_HOVER, lambda uri: T.HoverParams(**target.at(uri))))

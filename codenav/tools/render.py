@@ -24,8 +24,10 @@ from codenav.query.source import Lines
 from codenav.store.read import Node
 from codenav.tools.rows import (
     Detail,
+    bare_signature,
     line_row,
     node_row,
+    one_line,
     outline_row,
     place,
     ref_row,
@@ -34,11 +36,30 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row", "edit_rows",
-           "fallback_notes", "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings",
-           "more_warning", "outline_answer", "references_answer", "references_cut",
-           "references_section", "relinking", "server_definition", "several_warning", "summary",
-           "types_rendered"]
+__all__ = [
+    "SERVER_INSTRUCTIONS",
+    "anchor",
+    "calls_rendered",
+    "diagnostic_row",
+    "edit_rows",
+    "fallback_notes",
+    "freshness_warnings",
+    "hub",
+    "listed",
+    "map_hover",
+    "mark_warnings",
+    "more_warning",
+    "outline_answer",
+    "references_answer",
+    "references_cut",
+    "references_section",
+    "related",
+    "relinking",
+    "server_definition",
+    "several_warning",
+    "summary",
+    "types_section",
+]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -62,7 +83,7 @@ it); unmarked rows are confirmed. Long lists lose code, then <in>, before any ro
 may be just its line
   types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
 the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
-| (Base)" (types: level:1 = direct)
+| (Base)" (types: every row has its level when any is beyond 1; else "level":1 once)
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
 A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
 arrow function's, "= (x) =>": "(x)").
@@ -117,6 +138,13 @@ def listed(node: Node, detail: Detail, fresh: Freshness | None = None,
         return item
     return node_row(node, signature,
                     notes={**(notes or {}), **({"stale": "true"} if stale else {})}, whole=whole)
+
+
+def related(node: Node, symbol: Node, fresh: Freshness,
+            notes: dict[str, Any] | None = None) -> str:
+    """A node in a list about ``symbol`` (its neighbors): a related row, marked stale."""
+    stale = {"stale": "true"} if node.path in fresh.stale else {}
+    return related_row(node, symbol, True, {**(notes or {}), **stale})
 
 
 # ----------------------------------------------------------------------------- words
@@ -358,10 +386,10 @@ def map_hover(node: Node, parent: Node | None, detail: Detail, fresh: Freshness
         if parent is not None and parent.kind != "module":
             item["parent"] = parent.nid
         return item
-    out: dict[str, Any] = {"id": node.nid, "kind": node.kind,
-                           "at": place(node.path, node.name_line, node.name_col)}
+    # the id says the file and the name: the line, and the signature without its name
+    out: dict[str, Any] = {"id": node.nid, "kind": node.kind, "line": node.name_line}
     if node.signature:
-        out["signature"] = node.signature
+        out["signature"] = bare_signature(one_line(node.signature), node.name)
     if node.doc:
         out["doc"] = node.doc
     if parent is not None and parent.kind != "module":
@@ -428,30 +456,35 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
     return out
 
 
-def types_rendered(types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
-                   symbol: Node | None) -> list[Any]:
-    """Types as shown: objects (``detail`` full), else related rows (no language and no
-    kind where they are ``symbol``'s, only the line of the name) with their ``level:`` (1:
-    direct)."""
+def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
+                  node: Node | None) -> dict[str, Any]:
+    """One definition's types as shown: objects (``detail`` full), else related rows (no
+    language and no kind where they are ``node``'s, only the line of the name). Every row
+    says its ``level:`` when some type is not direct; when all are, the section says
+    ``"level": 1`` once."""
+    deep = any(entry.level > 1 for entry in types)
     out: list[Any] = []
     for entry in types:
         related, level = entry.related, entry.level
         if not related.server and related.node is not None:
-            node = related.node
             if detail == "full":
-                out.append(listed(node, detail, fresh, {"level": level}))
+                out.append(listed(related.node, detail, fresh, {"level": level}))
                 continue
-            notes: dict[str, object] = {"level": level}
-            if node.path in fresh.stale:
+            notes: dict[str, object] = {"level": level} if deep else {}
+            if related.node.path in fresh.stale:
                 notes["stale"] = "true"
             # A first level's signature names the type asked about; a deeper one's, the
             # type it comes through.
-            out.append(related_row(node, symbol, level > 1, notes))
+            out.append(related_row(related.node, node, level > 1, notes))
         elif detail == "full":
             out.append({**_related_full(related), "level": level})
         else:
-            out.append(f"{_related_head(related, symbol)} level:{level}")
-    return out
+            out.append(_related_head(related, node) + (f" level:{level}" if deep else ""))
+    section: dict[str, Any] = {"symbol": symbol}
+    if types and not deep and detail != "full":
+        section["level"] = 1  # every type listed is direct
+    section["types"] = out
+    return section
 
 
 # --------------------------------------------------------------------------- checks

@@ -44,6 +44,7 @@ __all__ = [
     "bare_signature",
     "line_row",
     "node_row",
+    "one_line",
     "outline_row",
     "parse_node_row",
     "parse_ref_row",
@@ -72,14 +73,22 @@ _REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|\[]\S*))?"
 _NODE_ROW = re.compile(
     r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 _RELATED_ROW = re.compile(
-    r"^(.+?)(?: ([a-z][a-z_-]*))? (\d+)(?:-(\d+))?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
+    r"^(.+?)(?: ([a-z][a-z_-]*))?(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 _LANG = re.compile(r"^[a-z][a-z0-9+]*:")  # an id's language
+
+
+def one_line(signature: str) -> str:
+    """A signature written over several lines on one: ``(\n    self,\n    x,\n)`` →
+    ``(self, x)`` (line breaks and their indentation, and a trailing comma, dropped)."""
+    text = re.sub(r"\s*\n\s*", " ", signature)
+    text = re.sub(r"([(\[]) (?=\S)", r"\1", text)
+    return re.sub(r",? ([)\]])", r"\1", text)
 
 
 def short_signature(signature: str, limit: int = SIGNATURE, name: str | None = None) -> str:
     """One line of a signature, at most ``limit`` characters (``…`` marks a cut); with
     ``name``, without what the row already says (``bare_signature``)."""
-    text = signature.replace("\n", " ")
+    text = one_line(signature) if "\n" in signature else signature
     if name is not None:
         text = bare_signature(text, name)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -130,12 +139,13 @@ def node_row(node: Node, signature: bool = True, notes: dict[str, object] | None
 
 def related_head(nid: str, kind: str, line: int, symbol: Node | None) -> str:
     """``<id>[ <kind>] <line>`` of a related row: the id without ``<lang>:`` and no kind
-    where they are ``symbol``'s (a path with a colon keeps its language)."""
+    where they are ``symbol``'s (a path with a colon keeps its language); a file's own node
+    has no line."""
     lang, _, rest = nid.partition(":")
     if symbol is not None and lang == symbol.lang and ":" not in rest:
         nid = rest
     head = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
-    return f"{head} {line}"
+    return head if kind == "module" else f"{head} {line}"  # a file: no line, it is whole
 
 
 def related_row(node: Node, symbol: Node | None, signature: bool = True,
@@ -245,4 +255,7 @@ def parse_related_row(row: str, symbol: str) -> NodeRow:
             raise ValueError(f"no kind in {row!r} and no symbol row to take it from")
         kind = head.kind
     pairs = dict(note.split(":", 1) for note in notes.split())
-    return NodeRow(nid, kind, int(line), int(end or line), pairs, signature)
+    if line is None and (kind != "module" or "#" in nid):
+        raise ValueError(f"no line in {row!r}, which is not a file's node")
+    first = int(line) if line else 1  # a file's node: the whole file
+    return NodeRow(nid, kind, first, int(end or first), pairs, signature)

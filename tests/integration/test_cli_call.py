@@ -62,7 +62,7 @@ def test_the_tools_and_their_arguments_are_listed_at_the_shell(tmp_path: Path) -
     heads = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] in
              {tool.name for tool in TOOLS}]
     assert [lines[i].split()[0] for i in heads] == [tool.name for tool in TOOLS]
-    for i, tool in zip(heads, TOOLS):
+    for i, tool in zip(heads, TOOLS, strict=True):
         shared = {"id", "file", "line", "col", "symbol", "source", "detail", "offset",
                   "tokenBudget"}
         for name in set(tool.params.model_fields) - shared:

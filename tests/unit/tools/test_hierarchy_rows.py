@@ -63,8 +63,9 @@ def test_a_servers_types_are_related_rows_where_the_map_has_them(
     assert found["ok"] and found["data"]["source"] == "lsp", found
     data = found["data"]
     assert data["symbol"] == "py:a.py#Base class 1-2"
-    assert data["types"] == ["a.py#Child 5 level:1",
-                             f"{tmp_path / 'lib' / 'ext.py'}:10:7 class Ext (external) level:1"]
+    assert data["level"] == 1  # all direct: said once
+    assert data["types"] == ["a.py#Child 5",
+                             f"{tmp_path / 'lib' / 'ext.py'}:10:7 class Ext (external)"]
     assert parse_related_row(data["types"][0], data["symbol"]).id == "py:a.py#Child"
     with pytest.raises(ValueError):  # no id: not in the map
         parse_related_row(data["types"][1], data["symbol"])

@@ -207,11 +207,12 @@ def test_a_module_is_found_through_what_its_importers_name(tmp_path: Path) -> No
     ws = Workspace(root)
     importers = call(ws, "map_neighbors", {"id": "ts:Subject.ts", "edgeKinds": ["imports"],
                                            "direction": "in"})
-    assert importers["data"]["neighbors"] == ["ts:lib/user.ts module at:1"]
+    assert importers["data"]["neighbors"] == ["lib/user.ts at:1"]  # a file: its path
     types = call(ws, "nav_type_hierarchy", {"symbol": "Subject", "direction": "subtypes"})
     assert "warnings" not in types
     assert types["data"]["symbol"] == "ts:Subject.ts#Subject class 1-3"
-    assert types["data"]["types"] == ["Subject.ts#Hot 4 level:1"]  # its base: Subject
+    assert types["data"]["types"] == ["Subject.ts#Hot 4"]  # its base: Subject
+    assert types["data"]["level"] == 1
     node = call(ws, "map_node", {"symbol": "Subject"})
     assert node["data"]["id"] == "ts:Subject.ts#Subject"
     assert node["data"]["children"] == ["2 method next"]
