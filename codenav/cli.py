@@ -55,6 +55,18 @@ def _root_options(parser: argparse.ArgumentParser, *, positional: bool) -> None:
                              "without .git holding over 200,000 files")
 
 
+def _trust_map_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trust-map", action="store_true",
+                        help="serve a map codenav did not write on this machine (one your CI "
+                             "built and a cache restored); without it such a map is rebuilt")
+
+
+def _trust_project_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trust-project-config", action="store_true",
+                        help="let the repository's own .codenav/config.toml / [tool.codenav] "
+                             "name programs (language-server commands, settings)")
+
+
 def _named_root(args: argparse.Namespace) -> str | None:
     given = getattr(args, "root", None)
     option = getattr(args, "root_option", None)
@@ -115,9 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument("--progressive", action="store_true",
                        help="a first build commits as it grows, marked building, so that "
                        "readers answer from what is mapped so far (what codenav mcp runs)")
-    index.add_argument("--trust-map", action="store_true",
-                     help="serve a map codenav did not write on this machine (one your CI "
-                          "built and a cache restored); without it such a map is rebuilt")
+    _trust_map_option(index)
     index.add_argument("--check", action="store_true",
                        help="change nothing; exit 1 when the map is missing or stale")
     _log_level(index, "warning")
@@ -134,12 +144,8 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
     mcp.add_argument("--lsp", choices=("auto", "off"), default="auto",
                      help="use language servers when available (default: auto)")
-    mcp.add_argument("--trust-map", action="store_true",
-                     help="serve a map codenav did not write on this machine (one your CI "
-                          "built and a cache restored); without it such a map is rebuilt")
-    mcp.add_argument("--trust-project-config", action="store_true",
-                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                          "name programs (language-server commands, settings)")
+    _trust_map_option(mcp)
+    _trust_project_option(mcp)
     _log_level(mcp, "info")
     mcp.set_defaults(run=_cmd_mcp)
 
@@ -151,12 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     _root_options(lsp, positional=True)
     lsp.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     lsp.add_argument("--no-watch", action="store_true", help="do not watch the tree for edits")
-    lsp.add_argument("--trust-map", action="store_true",
-                     help="serve a map codenav did not write on this machine (one your CI "
-                          "built and a cache restored); without it such a map is rebuilt")
-    lsp.add_argument("--trust-project-config", action="store_true",
-                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                          "name programs (language-server commands, settings)")
+    _trust_map_option(lsp)
+    _trust_project_option(lsp)
     _log_level(lsp, "info")
     lsp.set_defaults(run=_cmd_lsp)
 
@@ -171,12 +173,8 @@ def _parser() -> argparse.ArgumentParser:
     warm.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     warm.add_argument("--idle", type=float, metavar="SECONDS",
                       help="leave after this long without a call (default 600)")
-    warm.add_argument("--trust-map", action="store_true",
-                      help="serve a map codenav did not write on this machine (one your CI "
-                           "built and a cache restored); without it such a map is rebuilt")
-    warm.add_argument("--trust-project-config", action="store_true",
-                      help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                           "name programs (language-server commands, settings)")
+    _trust_map_option(warm)
+    _trust_project_option(warm)
     _log_level(warm, "info")
     warm.set_defaults(run=_cmd_warm)
 
@@ -201,12 +199,8 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
     call.add_argument("--lsp", choices=("auto", "off"), default="auto",
                       help="allow source:'lsp' to start a language server (default: auto)")
-    call.add_argument("--trust-map", action="store_true",
-                     help="serve a map codenav did not write on this machine (one your CI "
-                          "built and a cache restored); without it such a map is rebuilt")
-    call.add_argument("--trust-project-config", action="store_true",
-                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                          "name programs (language-server commands, settings)")
+    _trust_map_option(call)
+    _trust_project_option(call)
     _log_level(call, "warning")
     call.set_defaults(run=_cmd_call, call_parser=call)
 
@@ -220,9 +214,7 @@ def _parser() -> argparse.ArgumentParser:
     servers.add_argument("family", nargs="?", help="with install: python, typescript …")
     _root_options(servers, positional=False)
     servers.add_argument("--json", action="store_true", help="print JSON")
-    servers.add_argument("--trust-project-config", action="store_true",
-                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                          "name programs (language-server commands, settings)")
+    _trust_project_option(servers)
     servers.set_defaults(run=_cmd_servers)
 
     status = commands.add_parser("status", help="print map_status as JSON",
@@ -230,12 +222,8 @@ def _parser() -> argparse.ArgumentParser:
     _root_options(status, positional=True)
     status.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     status.add_argument("--pretty", action="store_true", help="indent the JSON")
-    status.add_argument("--trust-map", action="store_true",
-                     help="serve a map codenav did not write on this machine (one your CI "
-                          "built and a cache restored); without it such a map is rebuilt")
-    status.add_argument("--trust-project-config", action="store_true",
-                     help="let the repository's own .codenav/config.toml / [tool.codenav] "
-                          "name programs (language-server commands, settings)")
+    _trust_map_option(status)
+    _trust_project_option(status)
     _log_level(status, "warning")
     status.set_defaults(run=_cmd_status)
 

@@ -240,3 +240,47 @@ def test_a_symbol_by_the_name_it_is_exported_under() -> None:
     ''', by_name, '''
     ts:hono-base.ts#Hono
     ''')
+
+
+def test_members_by_kind_keep_properties_and_fold_overloads() -> None:
+    from codenav.query.outline import asked_kinds, entries, one_per_overload
+
+    def members(q: Query) -> Iterable[str]:
+        located = q.at()
+        assert located.node is not None
+        found = entries(q.reader.children(located.node.id), located.node.id, ["method"])
+        kept, counts = one_per_overload(found)
+        for entry in kept:
+            yield f"{entry.node.kind} {entry.node.name}"
+        yield f"folded {sorted(counts.items())}"
+
+    assert asked_kinds(["method"]) == ("method", "property")
+    check('''
+    //- req.py
+    import typing as t
+
+
+    class Requ$0est:
+        size = 0
+
+        @property
+        def encoding(self):
+            return self._encoding
+
+        @encoding.setter
+        def encoding(self, value):
+            self._encoding = value
+
+        @t.overload
+        def get(self, key: str) -> str: ...
+
+        @t.overload
+        def get(self, key: int) -> int: ...
+
+        def get(self, key):
+            return key
+    ''', members, '''
+    property encoding
+    method get
+    folded [('encoding', 2), ('get', 3)]
+    ''')

@@ -1,0 +1,44 @@
+"""``source`` semantics where a one-shot call meets a server it will not start: the map
+answers at once and says why — that a call would have to start one, or that a warm server
+is starting it for the next calls (codenav/warm.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from codenav.index.pipeline import index_tree
+from codenav.query.fresh import Freshness
+from codenav.query.live import ask_at
+from codenav.query.locate import locate
+from codenav.tools.dispatch import call_tool
+from codenav.workspace import Workspace
+
+
+@pytest.mark.parametrize(("warm", "why"), [(False, "would_start"), (True, "warm_starting")])
+def test_a_one_shot_call_answers_from_the_map_and_says_why(tmp_path: Path, warm: bool,
+                                                           why: str) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    index_tree(root)
+    ws = Workspace(root, lsp="auto", lsp_background=False)
+    ws.warm_elsewhere = warm
+    try:
+        located = locate(ws, ws.reader(), Freshness(ws), symbol="f")
+
+        def request(target: object) -> object:  # what would be asked (nothing is)
+            return ("textDocument/hover", target)
+
+        live = anyio.run(ask_at, ws, located, "auto", "hover", request)
+        assert not live.answered and live.fallback is not None
+        assert live.fallback.why == why
+        envelope = anyio.run(call_tool, ws, "nav_hover", {"symbol": "f"})
+        assert envelope["data"]["source"] == "map"
+        said = " ".join(envelope.get("warnings", []))
+        assert ("in the background" in said) == warm
+        assert ws.pool is not None and ws.pool.state("py") == "idle"  # none started
+    finally:
+        ws.close()
