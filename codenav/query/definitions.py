@@ -79,5 +79,33 @@ def hover_text(result: Any) -> str:
             value = getattr(part, "value", None)
             if isinstance(value, str):
                 out.append(value)
-    text = "\n\n".join(p.strip() for p in out if p.strip())
+    text = _brief("\n\n".join(p.strip() for p in out if p.strip()))
     return text if len(text) <= HOVER_CHARS else text[: HOVER_CHARS - 1] + "…"
+
+
+_FENCE = re.compile(r"```.*?```", re.S)
+
+
+def _brief(text: str) -> str:
+    """A hover as an answer needs it: every code block (the signature, the type) and the
+    first paragraph of prose, the rest of the docstring left out (``…``); markdown's
+    ``&nbsp;`` as spaces and its rules dropped."""
+    text = text.replace("&nbsp;", " ")
+    kept: list[str] = []
+    prose = False
+    position = 0
+    for block in [*_FENCE.finditer(text), None]:
+        between = text[position: block.start() if block is not None else len(text)]
+        for written in re.split(r"\n\s*\n", between):
+            paragraph = re.sub(r"(?m)^\s*[-*_]{3,}\s*$", "", written).strip()  # rules
+            if not paragraph:
+                continue
+            if prose:
+                kept.append("…")
+                break
+            kept.append(paragraph)
+            prose = True
+        if block is not None:
+            kept.append(block.group(0))
+            position = block.end()
+    return "\n\n".join(dict.fromkeys(kept)) if kept else text

@@ -111,19 +111,21 @@ class Located:
 def locate(ws: Workspace, reader: MapReader, fresh: Freshness, *, id: str | None = None,
            file: str | None = None, line: int | None = None, col: int | None = None,
            symbol: str | None = None) -> Located:
-    """Resolve ``id``, ``file`` + ``line`` (+ ``col``) or ``symbol`` (exactly one) to the
-    definition it means. The files of the definitions found are re-indexed first when they
+    """Resolve ``id``, ``file`` + ``line`` (+ ``col``) or ``symbol`` (exactly one; a
+    ``symbol`` with a ``file`` means its definitions in that file) to the definition it
+    means. The files of the definitions found are re-indexed first when they
     changed and that is quick; one that could not be is noted in ``fresh`` and the result
     is ``stale``."""
     if id is not None:
         node = find_node(ws, reader, id, fresh)
         found = Located(node, node.name, is_definition=True)
     elif symbol is not None:
-        found = _by_symbol(reader, symbol)
+        within = mapped_file(ws, reader, file)[0] if file is not None else None
+        found = _by_symbol(reader, symbol, within)
         paths = sorted({c.node.path for c in found.each() if c.node is not None})
         if ws.changed_on_disk(paths):  # positions may have moved: read the files again first
             fresh.refresh(paths)
-            found = _by_symbol(ws.reader(), symbol)
+            found = _by_symbol(ws.reader(), symbol, within)
     else:
         assert file is not None and line is not None
         return _by_position(ws, reader, file, line, col, fresh)
@@ -148,12 +150,20 @@ def find_node(ws: Workspace, reader: MapReader, raw: str, fresh: Freshness) -> N
     return node
 
 
-def _by_symbol(reader: MapReader, symbol: str) -> Located:
+def _by_symbol(reader: MapReader, symbol: str, within: str | None = None) -> Located:
+    """The definitions ``symbol`` names, best first (only those in file ``within``)."""
     text = symbol.strip()
     name = text.rsplit(".", 1)[-1]
     matches = reader.nodes_named(name)
     if "." in text:
         matches = [n for n in matches if _qualified_as(n, text)]
+    if within is not None:
+        elsewhere = matches
+        matches = [n for n in matches if n.path == within]
+        if not matches and elsewhere:
+            places = ", ".join(sorted({n.path for n in elsewhere})[:5])
+            raise SymbolNotFound(f"no definition named {text!r} in {within}",
+                                 hint=f"It is defined in: {places}.")
     if not matches and "." not in text:  # a name it is imported under elsewhere
         matches = reader.exported_as(text)
     if any(n.kind != "module" for n in matches):  # a file named like its class: the class

@@ -22,8 +22,9 @@ _MAX_POSITION = 1 << 31
 
 
 class TargetParams(ToolParams):
-    """How a position-taking tool is told which symbol: exactly one of id, file+line, symbol.
-    (What each means is said once, in the server's instructions.)"""
+    """How a position-taking tool is told which symbol: exactly one of id, file+line,
+    symbol (a file with it: its definitions in that file). (What each means is said once,
+    in the server's instructions.)"""
 
     id: str | None = Field(default=None, max_length=4096)
     file: str | None = Field(default=None, max_length=4096)
@@ -34,13 +35,13 @@ class TargetParams(ToolParams):
 
     @model_validator(mode="after")
     def _one_target(self) -> TargetParams:
-        given = [self.id is not None, self.file is not None or self.line is not None,
-                 self.symbol is not None]
-        if sum(given) != 1:
-            raise ValueError("give exactly one of: id; file + line (+ col); symbol — e.g. "
-                             "{\"symbol\": \"Session.request\"} or {\"file\": \"src/app.py\", "
-                             "\"line\": 12, \"col\": 9}")
-        if (self.file is None) != (self.line is None):
+        position = self.line is not None or self.col is not None
+        given = [self.id is not None, position, self.symbol is not None]
+        if sum(given) != 1 or (self.id is not None and self.file is not None):
+            raise ValueError("give exactly one of: id; file + line (+ col); symbol (+ file) — "
+                             "e.g. {\"symbol\": \"Session.request\"} or {\"file\": "
+                             "\"src/app.py\", \"line\": 12, \"col\": 9}")
+        if position and (self.file is None or self.line is None):
             raise ValueError("file and line go together: {\"file\": \"src/app.py\", "
                              "\"line\": 12}")
         return self

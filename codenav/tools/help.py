@@ -23,7 +23,7 @@ def tool_list() -> str:
         "codenav call TOOL 'JSON'   (answers fit tokenBudget, default 2000 tokens; "
         "detail:\"full\" gives objects;",
         "  a cut list says so in dropped, with dropped.next: the call that continues)",
-        "nav_* target, one of: {\"symbol\":\"Class.method\"} | "
+        "nav_* target, one of: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
         "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
         "  source: \"auto\" (a ready language server, else the map) | \"lsp\" | \"map\". "
         "Rows marked [name]: matched by name only.",
@@ -92,7 +92,7 @@ def argument_lines(tool: ToolSpec) -> list[str]:
     lines = [f"  {name:<{width}}  {kind:<{kinds}}  {meaning}".rstrip()
              for name, kind, meaning in rows]
     if takes_target(tool):
-        lines.insert(0, "  (give exactly one of: id | file + line (+ col) | symbol)")
+        lines.insert(0, "  (give exactly one of: id | file + line (+ col) | symbol (+ file))")
     return lines
 
 

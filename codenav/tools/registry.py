@@ -55,7 +55,8 @@ _GUARD_NUMBER = 1 << 31
 # `codenav call TOOL --help`, docs/tools.md), not in every tool's schema.
 SHARED_ARGUMENTS: dict[str, str] = {
     "id": "a node id from any answer, e.g. 'py:src/app/models.py#User.save'",
-    "file": "a path relative to the root (with line: a position)",
+    "file": "a path relative to the root (with line: a position; with symbol: only the "
+            "symbol's definitions in that file)",
     "line": "1-based line (with file)",
     "col": "1-based UTF-16 column (with file); omitted: the symbol on that line",
     "symbol": "a name or qualified name ('Session.request'); a name several definitions "
@@ -73,7 +74,7 @@ SHARED_ARGUMENTS: dict[str, str] = {
 # instructions still knows what every argument means.
 _SHARED_SHORT: dict[str, str] = {
     "id": "Node id from an answer",
-    "file": "Path, with line",
+    "file": "Path: with line, or with symbol",
     "line": "1-based, with file",
     "col": "1-based; none: the line's definition",
     "symbol": "Name or Class.member",

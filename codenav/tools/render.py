@@ -90,7 +90,8 @@ arrow function's, "= (x) =>": "(x)").
 Ids: <lang>:<path>#<Qualified.name> (a file's id has no #part). Lines are 1-based, columns \
 1-based UTF-16; paths are relative to the root.
 Targets of nav_* tools: exactly one of id; file+line(+col); symbol (a name or \
-'Class.member'; a name several definitions share is answered for each). source: 'auto' \
+'Class.member'; a name several definitions share is answered for each; with file, only its \
+definitions in that file). source: 'auto' \
 (a language server when ready, else the map at once), 'lsp', 'map'. offset: skip items \
 (paging). tokenBudget: 100-10000, default 2000."""
 

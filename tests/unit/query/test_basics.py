@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from codenav.query.locate import locate
 from tests.unit.query.check import (
@@ -284,3 +284,60 @@ def test_members_by_kind_keep_properties_and_fold_overloads() -> None:
     method get
     folded [('encoding', 2), ('get', 3)]
     ''')
+
+
+def test_outline_rows_keep_private_and_computed_names() -> None:
+    # hono: map_node listed `#getDecodedParam` as `getDecodedParam`
+    from codenav.tools.rows import outline_row
+
+    def rows(q: Query) -> Iterable[str]:
+        stat = q.reader.file("req.ts")
+        assert stat is not None
+        for node in q.reader.file_nodes(stat.id)[1:]:
+            yield outline_row(node, 0, False)
+
+    check('''
+    //- req.ts
+    export class Req {
+      #cache = 1
+      #decode(): void {}
+      get [Symbol.iterator]() { return 1 }
+      url(): string { return '' }
+      url(x: number): string { return '' }
+    }
+    ''', rows, '''
+    1-7 class Req
+    2 field #cache
+    3 method #decode
+    4 property [Symbol.iterator]
+    5 method url
+    6 method url~2
+    ''')
+
+
+def test_a_symbol_with_a_file_means_its_definitions_there() -> None:
+    import pytest
+
+    from codenav.errors import SymbolNotFound
+
+    def in_file(path: str) -> Callable[[Query], Iterable[str]]:
+        def run(q: Query) -> Iterable[str]:
+            found = locate(q.ws, q.reader, q.fresh, symbol="getConnInfo", file=path)
+            yield f"{found.node.nid if found.node else None} others={len(found.others)}"
+        return run
+
+    fixture = """
+    //- src/adapter/bun/conninfo.ts
+    export const getConnInfo = (c: unknown) => 'bun'
+    //- src/adapter/deno/conninfo.ts
+    export const getConnInfo = (c: unknown) => 'deno'
+    //- src/index.ts
+    export const version = 1
+    """
+    check(fixture, in_file("src/adapter/deno/conninfo.ts"), """
+    ts:src/adapter/deno/conninfo.ts#getConnInfo others=0
+    """)
+    with pytest.raises(SymbolNotFound, match=r"in src/index\.ts") as refused:
+        check(fixture, in_file("src/index.ts"), "")
+    assert refused.value.hint == ("It is defined in: src/adapter/bun/conninfo.ts, "
+                                  "src/adapter/deno/conninfo.ts.")

@@ -42,3 +42,18 @@ def test_a_one_shot_call_answers_from_the_map_and_says_why(tmp_path: Path, warm:
         assert ws.pool is not None and ws.pool.state("py") == "idle"  # none started
     finally:
         ws.close()
+
+
+def test_a_server_hover_keeps_its_code_and_the_first_paragraph() -> None:
+    from lsprotocol import types as T
+
+    from codenav.query.definitions import hover_text
+
+    doc = ("```python\n(method) def set_cookie(\n    self,\n    key: str\n) -> None\n```\n---\n"
+           "Sets a cookie.\n\nA warning is raised&nbsp;if the size exceeds...\n\n"
+           ":param key: the key\n")
+    text = hover_text(T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown,
+                                                       value=doc)))
+    assert text == ("```python\n(method) def set_cookie(\n    self,\n    key: str\n) -> None\n```"
+                    "\n\nSets a cookie.\n\n…")
+    assert hover_text(T.Hover(contents="plain")) == "plain"

@@ -106,7 +106,7 @@ def test_a_reference_row_reads_back(line: int, col: int, kind: str, scope: str,
 
 def test_outline_rows_show_nesting_spans_and_the_name_of_a_second_definition() -> None:
     node = make_node("a.py", "Table.padding~2", "property", 359, 362, "def padding(self, p)")
-    node = node._replace(name="padding")
+    node = node._replace(name="padding", qname="Table.padding")  # the key keeps ~2
     assert outline_row(node, 1, True) == "  359-362 property padding~2 | (self, p)"
     assert outline_row(node, 1, False, end=False) == "  359 property padding~2"
     long = make_node("a.py", "f", "function", 3, 3, "def f(" + "x, " * 100 + ")")
