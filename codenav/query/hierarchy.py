@@ -4,7 +4,7 @@ from the map's resolved edges (calls, inherits), as plain trees and lists."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from lsprotocol import types as T
 
 __all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "lsp_types",
-           "map_calls", "map_types", "root_node"]
+           "map_calls", "map_types", "merged_calls", "root_node"]
 
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
 MAX_SITES = 5  # call sites listed per edge
@@ -55,12 +55,14 @@ class Related:
 @dataclass(frozen=True, slots=True)
 class Call:
     """A caller (incoming) or callee (outgoing), where the calls are (``sites``: the first
-    ``MAX_SITES``, ``more_sites`` beyond), and its own calls one level further."""
+    ``MAX_SITES``, ``more_sites`` beyond), its own calls one level further, and its mark
+    when a server's answer was completed from the map."""
 
     other: Related
     sites: tuple[Site, ...]
     more_sites: int = 0
     children: tuple[Call, ...] = ()
+    mark: str | None = None  # "map": the map's alone, a server answered without it
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,19 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
         out.append(Call(_mapped(other), tuple(found[:MAX_SITES]),
                         max(0, len(found) - MAX_SITES), tuple(children)))
     return out
+
+
+def merged_calls(server: list[Call], mapped: list[Call]) -> list[Call]:
+    """A server's callers completed by the map's: a caller the map has that the server did
+    not report — a call site in a file outside the server's project, most often — is
+    added, marked ``map``. Two answers name the same caller when they share a node, or a
+    call site."""
+    nodes = {call.other.node.id for call in server if call.other.node is not None}
+    sites = {(site.path, site.line) for call in server for site in call.sites}
+    extra = [replace(call, mark="map") for call in mapped
+             if (call.other.node is None or call.other.node.id not in nodes)
+             and not any((site.path, site.line) in sites for site in call.sites)]
+    return [*server, *extra]
 
 
 def _server_item(reader: MapReader, root: Path, item: Any) -> Related:

@@ -16,6 +16,7 @@ from codenav.query.hierarchy import (
     lsp_types,
     map_calls,
     map_types,
+    merged_calls,
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
@@ -27,6 +28,7 @@ from codenav.tools.render import (
     calls_rendered,
     fallback_notes,
     listed,
+    map_callers_warning,
     several_warning,
     types_section,
 )
@@ -88,8 +90,15 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
     live = await ask_at(ws, located, params.source, "call hierarchy", calls_at,
                         capability="call_hierarchy_provider", wide=True)
     notes = fallback_notes(ws, live.fallback)
-    if live.answered:
+    node = located.node
+    if live.answered and (params.direction != "incoming" or node is None or
+                          params.source == "lsp"):
         return live.result, "lsp", notes
+    if live.answered and node is not None:  # the server's callers, and the map's it missed
+        calls = merged_calls(live.result, map_calls(reader, node, params.direction,
+                                                    params.depth))
+        alone = sum(1 for call in calls if call.mark)
+        return calls, "lsp+map" if alone else "lsp", notes + map_callers_warning(alone)
     node = root_node(located)
     calls = map_calls(reader, node, params.direction, params.depth)
     guessed = (reader.guessed_uses([node.id]) if params.direction == "incoming"

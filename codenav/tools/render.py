@@ -36,30 +36,11 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = [
-    "SERVER_INSTRUCTIONS",
-    "anchor",
-    "calls_rendered",
-    "diagnostic_row",
-    "edit_rows",
-    "fallback_notes",
-    "freshness_warnings",
-    "hub",
-    "listed",
-    "map_hover",
-    "mark_warnings",
-    "more_warning",
-    "outline_answer",
-    "references_answer",
-    "references_cut",
-    "references_section",
-    "related",
-    "relinking",
-    "server_definition",
-    "several_warning",
-    "summary",
-    "types_section",
-]
+__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row", "edit_rows",
+           "fallback_notes", "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings",
+           "more_warning", "outline_answer", "references_answer", "references_cut",
+           "references_section", "related", "relinking", "server_definition", "several_warning",
+           "summary", "types_section"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -219,6 +200,14 @@ def several_warning(located: Located, what: str) -> list[str]:
     """Said when a name several definitions share is answered for each of them."""
     return [f"{located.matches()} definitions are named {located.name!r}: the {what} of "
             "each follow, best first", *more_warning(located)]
+
+
+def map_callers_warning(count: int) -> list[str]:
+    """What ``source:map`` on a call row means."""
+    if not count:
+        return []
+    return [f"{count} caller(s) with source:map are the map's alone: the language server did "
+            "not report them (a file outside its project, or not a call after all)"]
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:
@@ -435,6 +424,8 @@ def _call_full(call: Call) -> dict[str, Any]:
         item["moreCallSites"] = call.more_sites
     if call.children:
         item["children"] = [_call_full(child) for child in call.children]
+    if call.mark:
+        item["source"] = call.mark
     return item
 
 
@@ -452,6 +443,8 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
             row += " at:" + ",".join(str(site.line) for site in call.sites)
         if call.more_sites:
             row += f" sites:{len(call.sites) + call.more_sites}"
+        if call.mark:
+            row += f" source:{call.mark}"
         out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
                    if call.children else row)
     return out

@@ -166,6 +166,15 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
         assert marks == {("src/shop/models.py", 36): None, ("src/shop/models.py", 44): None,
                          ("src/shop/cli.py", 11): "map"}, marks
         assert any("1 reference(s) marked [map]" in w for w in merged.get("warnings", []))
+        # its callers likewise: the server's, and cli.py's main from the map, marked so
+        callers = call(ws, "nav_call_hierarchy", {"symbol": "Base.save",
+                                                  "direction": "incoming"})
+        assert callers["data"]["source"] == "lsp+map", callers
+        rows = callers["data"]["calls"]
+        assert [row for row in rows if row.endswith("source:map")] == [
+            "src/shop/cli.py#main function 6 at:11 source:map"], rows
+        assert any("source:map are the map's alone" in w for w in callers.get("warnings", []))
+        assert all("src/shop/models.py" in row for row in rows if "source:map" not in row)
         # a symbol used only outside the server's project: the map's answer
         alone = call(ws, "nav_references", {"symbol": "make_customer", "detail": "full"})
         assert alone["data"]["source"] == "map" and refs_of(alone), alone
