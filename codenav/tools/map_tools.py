@@ -19,7 +19,7 @@ from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.render import anchor, hub, listed, outline_answer, related
-from codenav.tools.rows import Detail, place, span
+from codenav.tools.rows import Detail, one_line, place, span
 from codenav.workspace import Workspace
 
 __all__ = ["MAP_NEIGHBORS", "MAP_NODE", "MAP_OUTLINE", "MAP_OVERVIEW", "MAP_SEARCH"]
@@ -250,6 +250,7 @@ class NodeParams(ToolParams):
     id: str | None = Field(default=None, min_length=1, max_length=4096,
                            description="Node id")
     symbol: str | None = Field(default=None, min_length=1, max_length=500)
+    file: str | None = Field(default=None, max_length=4096)
     include: list[Literal["source", "doc", "children", "signatures"]] | None = Field(
         default=None, description="Default ['doc','children']; 'source': its text; "
                                   "'signatures': the children's too")
@@ -260,17 +261,17 @@ class NodeParams(ToolParams):
 
     @model_validator(mode="after")
     def _one_target(self) -> NodeParams:
-        if (self.id is None) == (self.symbol is None):
-            raise ValueError("give exactly one of: id; symbol — e.g. {\"symbol\": \"User\"} "
-                             "or {\"id\": \"py:src/app/models.py#User\"}")
+        if (self.id is None) == (self.symbol is None) or (self.file and self.id):
+            raise ValueError("give exactly one of: id; symbol (+ file) — e.g. {\"symbol\": "
+                             "\"User\"} or {\"id\": \"py:src/app/models.py#User\"}")
         return self
 
 
-def _node_of_symbol(ws: Workspace, reader: MapReader, symbol: str, fresh: Freshness,
-                    warnings: list[str]) -> Node:
+def _node_of_symbol(ws: Workspace, reader: MapReader, symbol: str, file: str | None,
+                    fresh: Freshness, warnings: list[str]) -> Node:
     """The best definition ``symbol`` names (the others, when it names several, in a
     warning: their ids pick them)."""
-    located = locate(ws, reader, fresh, symbol=symbol)
+    located = locate(ws, reader, fresh, symbol=symbol, file=file)
     assert located.node is not None
     if located.others:
         others = ", ".join(n.nid for n in located.others[:5])
@@ -286,7 +287,7 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
     fresh = ctx.fresh
     told: list[str] = []
     node = (find_node(ws, reader, params.id, fresh) if params.id is not None else
-            _node_of_symbol(ws, reader, params.symbol or "", fresh, told))
+            _node_of_symbol(ws, reader, params.symbol or "", params.file, fresh, told))
     include = set(params.include if params.include is not None else ("doc", "children"))
     incoming, outgoing = reader.degree(node.id)
     parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
@@ -303,7 +304,7 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
     else:
         data.update({"at": place(node.path, node.name_line, node.name_col),
                      "lines": span(node.line, node.end_line),
-                     "signature": node.signature or None,
+                     "signature": one_line(node.signature) if node.signature else None,
                      "parent": parent.nid if parent is not None and parent.kind != "module"
                      else None,
                      "inDegree": incoming, "outDegree": outgoing})
@@ -507,8 +508,8 @@ MAP_NODE = ToolSpec(
     description="One definition: signature, doc, place, parent, use counts, its members by "
                 "name and line (kinds filter); signatures or source on request.",
     params=NodeParams, handler=map_node,
-    arguments="`id` or `symbol`, `include?` ⊆ source, doc, children, signatures, `kinds?`, "
-              "`offset?`, `detail?`",
+    arguments="`id` or `symbol` (+ `file`), `include?` ⊆ source, doc, children, signatures, "
+              "`kinds?`, `offset?`, `detail?`",
     returns="node with signature, doc, place, parent, in/out degree; `source` (elided last); "
             "`children` (· source order; paged)",
     example={"id": "py:src/app/models.py#User", "kinds": ["method"]},
