@@ -118,8 +118,8 @@ NAV_DIAGNOSTICS = ToolSpec(
     name="nav_diagnostics",
     brief="errors and warnings of one file",
     order=13,
-    description="Errors and warnings of one file from its language server, errors first "
-                "(from the map: syntax errors only).",
+    description="Errors and warnings of one file from its language server (the map: "
+                "syntax errors), errors first.",
     params=DiagnosticsParams, handler=nav_diagnostics,
     arguments="`file`, `offset?`, `source?`, `detail?`",
     returns="`diagnostics` (· severity, line); map fallback = tree-sitter syntax errors",

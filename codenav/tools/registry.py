@@ -74,7 +74,7 @@ SHARED_ARGUMENTS: dict[str, str] = {
 # instructions still knows what every argument means.
 _SHARED_SHORT: dict[str, str] = {
     "id": "Node id from an answer",
-    "file": "Path: with line, or with symbol",
+    "file": "Path, with line or symbol",
     "line": "1-based, with file",
     "col": "1-based; none: the line's definition",
     "symbol": "Name or Class.member",

@@ -188,8 +188,8 @@ MAP_REBUILD = ToolSpec(
     brief="re-index now (rarely needed: answers refresh the files they touch)",
     order=2,
     about_map=True,
-    description="Re-index changed files now (full: every file; paths: only some). Rarely "
-                "needed: answers refresh the files they touch.",
+    description="Re-index changed files now (full: all; paths: some). Rarely needed: "
+                "answers refresh the files they touch.",
     params=RebuildParams,
     handler=map_rebuild,
     arguments="`full?`, `paths?`",
