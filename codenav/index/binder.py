@@ -144,6 +144,7 @@ class Binder:
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
+        self._callable_nids: set[str] | None = None  # functions whose results are unknown
 
     # --------------------------------------------------------------- building
 
@@ -282,6 +283,17 @@ class Binder:
             return self._value_type(binding[1], where, depth + 1)  # its constructor or type
         return self._base(binding, where, head, rest)
 
+    def _returned_unknown(self, key: str) -> bool:
+        """Whether ``key`` is a member of what a function of this file returns, which it
+        cannot tell (``N:<function>::x``)."""
+        if not key.startswith("N:") or "|" in key:
+            return False
+        nid = key[2:].split("::", 1)[0]
+        if self._callable_nids is None:
+            self._callable_nids = {self._nid(i) for i, d in enumerate(self.defs)
+                                   if d.kind in _CALLABLE and i not in self.types}
+        return nid in self._callable_nids
+
     def declared_type(self, name: str, scope: int) -> str | None:
         """The type a parameter or local variable ``name`` is declared with, as written (its
         last dotted part), None when it has none or is no local."""
@@ -376,7 +388,14 @@ class Binder:
                         key = f"{key}|{guess}" if key else guess
                     return member, key
                 found, where = self._lookup(head, scope)
-                return self._base(found, where, head, [*rest, *chain], depth + 1)
+                member, key = self._base(found, where, head, [*rest, *chain], depth + 1)
+                if member < 0 and len(chain) == 1 and self.lang.guess_members and \
+                        key is not None and self._returned_unknown(key):
+                    # made by a call whose result the file cannot tell: guess as for any
+                    # local (after what the linker may still find)
+                    guess = f"V:{self.lang.code}:{name}::{chain[0]}|{self._any(chain[0])}"
+                    key = f"{key}|{guess}" if key else guess
+                return member, key
         return (LOCAL, None) if not chain else (-1, None)
 
     def resolve(self, name: str, start: int, qualifier: str | None) -> tuple[int, str | None]:

@@ -330,8 +330,13 @@ def extract(lang: Language, data: bytes, path: str = "",
     binder.defs = kept
     out.defs = kept
     out.doc = _doc_line(_text(caps.doc, data)) if caps.doc is not None else None
+    # a definition's decorators (before its own node) are evaluated where it is written
+    decorated = {i: cap.inner.start_byte for i, cap in enumerate(captured)
+                 if cap.inner.start_byte > cap.outer.start_byte
+                 and data[cap.outer.start_byte:cap.outer.start_byte + 1] == b"@"}
     out.refs = _collect_refs(identifiers, caps.refs, {c.name.start_byte for c in captured},
                              binder=binder, import_keys=import_keys, index=index, data=data,
+                             decorated=decorated,
                              owned=_owned_scopes(lang, kept, caps.owned, data),
                              explicit=caps.receivers,
                              deadline=parser.deadline)
@@ -827,11 +832,14 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                   name_starts: set[int], *, binder: Binder, import_keys: dict[int, str | None],
                   index: LineIndex, data: bytes, owned: dict[int, int] | None = None,
                   explicit: dict[int, Any] | None = None,
+                  decorated: dict[int, int] | None = None,
                   deadline: float = float("inf")) -> list[RefRow]:
     """Every identifier that does not name a node, with its most specific kind and what it
     resolves to. ``name_starts`` are the start bytes of the nodes' own names; ``owned``
     gives references made for a type of the file (``@reference.owner``) that type as scope;
-    ``explicit`` their receivers named by the query (``@reference.receiver``).
+    ``explicit`` their receivers named by the query (``@reference.receiver``); ``decorated``
+    where each decorated definition's own node starts (what comes before it, its
+    decorators, is in the scope around it).
 
     The hot loop of indexing: one pass in document order, with the innermost enclosing
     definition tracked by a stack.
@@ -966,6 +974,10 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         while depth > 0 and defs[stack[depth]].parent != stack[depth - 1]:
             depth -= 1
             scope = stack[depth]
+        # in a decorator (`@pytest.mark.parametrize(...)` above a def): the scope around it
+        while decorated and scope >= 0 and start < decorated.get(scope, -1):
+            depth -= 1
+            scope = stack[depth] if depth >= 0 else -1
         if owned and start in owned:
             scope = owned[start]
         append((name, kind, row + 1, col, scope, qualifier, target, key))

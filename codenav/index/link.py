@@ -182,6 +182,7 @@ class Linker:
                            if (lang := by_code(code)) is not None and lang.overloads}
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
+        self._ending: dict[tuple[str, str], list[int]] = {}  # types named …word, by family
         if preload:
             self._load()
 
@@ -443,9 +444,49 @@ class Linker:
         rows = (self._types_by_lower.get(word, []) if self._preloaded else self.conn.execute(
             "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = n.file_id "
             f"WHERE lower(n.name) = ? AND n.kind IN ({_TYPE_KINDS})", (word,)))
-        return _only(node for node, kind, node_lang in rows
-                     if (other := by_code(node_lang)) is not None and kind in other.containers
-                     and (other.modules or other.code) == family)
+        named = [node for node, kind, node_lang in rows
+                 if (other := by_code(node_lang)) is not None and kind in other.containers
+                 and (other.modules or other.code) == family]
+        if named or len(word) < 5:
+            return _only(named)
+        # none named so: the types named with it at the end (`adapter`: `BaseAdapter`,
+        # `HTTPAdapter`), when they are one class family — its root
+        return self._type_family_root(self._types_ending(word, family))
+
+    def _types_ending(self, word: str, family: str) -> list[int]:
+        """Types of a language family whose name ends in ``word`` (case aside)."""
+        key = (word, family)
+        found = self._ending.get(key)
+        if found is None:
+            rows: Iterable[tuple[int, str, str]] = (
+                (entry for name, entries in self._types_by_lower.items()
+                 if name.endswith(word) for entry in entries) if self._preloaded else
+                self.conn.execute(
+                    "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = "
+                    f"n.file_id WHERE lower(n.name) LIKE ? AND n.kind IN ({_TYPE_KINDS})",
+                    ("%" + word.replace("%", "").replace("_", "\\_"),)))
+            found = self._ending[key] = [
+                node for node, kind, node_lang in rows
+                if (other := by_code(node_lang)) is not None and kind in other.containers
+                and (other.modules or other.code) == family][: _FAMILY_MAX + 1]
+        return found
+
+    def _type_family_root(self, types: list[int]) -> int | None:
+        """The one of ``types`` the others all derive from (through their bases), or None."""
+        if not types or len(types) > _FAMILY_MAX:
+            return None
+        within, roots = set(types), set()
+        for cls in types:
+            current, seen = cls, {cls}
+            while True:
+                up = next((base for base in self.bases(current)
+                           if base in within and base not in seen), None)
+                if up is None:
+                    break
+                current = up
+                seen.add(up)
+            roots.add(current)
+        return roots.pop() if len(roots) == 1 else None
 
     def _family_of(self, node: int) -> str:
         """The module system of the language of ``node``'s file (else that language)."""
@@ -494,6 +535,15 @@ class Linker:
         if found is not None and self._overloads and "^" not in key:
             return self._overload(found, None)
         return found
+
+    def guessed(self, key: str) -> bool:
+        """Whether ``key`` (resolved) was resolved by a guess from a name: its first
+        alternative that resolves is ``V:`` or ``A:`` (the receiver's type unknown)."""
+        base = key.rpartition("^")[0] if "^" in key else key
+        for alternative in base.split("|"):
+            if self.resolve(alternative) is not None:
+                return alternative.startswith(("V:", "A:"))
+        return False
 
     def _overload(self, node: int, call: Call | None) -> int:
         """Of the nodes named like ``node`` in its scope (a language with ``overloads``),
@@ -673,7 +723,10 @@ class Linker:
         for part in files:
             bound, key = self.imported(part, name)
             if bound:
-                return self.resolve(key) if key else None
+                found = self.resolve(key) if key else None
+                if found is not None:
+                    return found
+                break  # `from . import utils` in the package itself: its submodule (below)
         for part in files:
             found = self._from_stars(part, name)
             if found is not None:
@@ -783,14 +836,16 @@ def link(conn: sqlite3.Connection, root_name: str, changed: Collection[int] | No
             "AND key NOT IN (SELECT key FROM symbols)")]
         keys = sorted({*keys, *stale, *_newly_resolvable(conn, ids, new_names)})
         scope = f"AND (file_id IN ({ids}) OR key IN (SELECT value FROM json_each(?)))"
-    resolved = [(key, target) for key in keys if (target := linker.target(key)) is not None]
-    conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id) VALUES (?, ?)", resolved)
+    resolved = [(key, target, linker.guessed(key)) for key in keys
+                if (target := linker.target(key)) is not None]
+    conn.executemany("INSERT OR REPLACE INTO symbols (key, target_id, guessed) VALUES (?, ?, ?)",
+                     resolved)
     sql = ("UPDATE refs SET target_id = (SELECT target_id FROM symbols s WHERE s.key = refs.key) "
            f"WHERE key IS NOT NULL {scope}")
     if changed is None:
         conn.execute(sql)
     else:  # elsewhere, only the uses of keys that now mean another node (or none)
-        now = dict(resolved)
+        now = {key: target for key, target, _ in resolved}
         moved = [key for key in keys if now.get(key) != before.get(key)]
         conn.execute(sql, (json.dumps(moved),))
     if changed is None:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from codenav.positions import utf16_len
 from codenav.store.write import NODE_BITS
 
-__all__ = ["FileStat", "MapReader", "Node", "NodeFilter", "RefHit"]
+__all__ = ["FileStat", "ImportSite", "MapReader", "Node", "NodeFilter", "RefHit"]
 
 _NODE_COLUMNS = ("n.id, n.nid, n.file_id, f.path, f.lang, n.parent_id, n.kind, n.name, n.qname, "
                  "n.line, n.col, n.end_line, n.end_col, n.name_line, n.name_col, n.name_end_col, "
@@ -87,8 +87,10 @@ class NodeFilter:
 
 
 # A reference the linker matched by name alone: its receiver's type is unknown (keys ``A:``,
-# and ``V:`` guesses from a variable's name; index/binder.py).
-_GUESSED = "(r.key LIKE 'A:%' OR r.key LIKE 'V:%')"
+# and ``V:`` guesses from a variable's name, alone or the alternative that resolved;
+# index/binder.py, link.py).
+_GUESSED = ("(r.key LIKE 'A:%' OR r.key LIKE 'V:%' OR r.key IN "
+            "(SELECT key FROM symbols WHERE guessed = 1))")
 
 
 class RefHit(NamedTuple):
@@ -103,6 +105,17 @@ class RefHit(NamedTuple):
     scope_id: int
     target_id: int | None = None
     guessed: int = 0  # matched by name alone: a receiver of unknown type (keys A:, V:)
+
+
+class ImportSite(NamedTuple):
+    """An import (or an ``export … from``) of something: where, in what, and the key it was
+    written as (``P:src/a::name``: the module it names, then the name)."""
+
+    path: str
+    line: int
+    col: int
+    scope_id: int
+    key: str | None
 
 
 class MapReader:
@@ -408,6 +421,24 @@ class MapReader:
     def parent(self, node: Node) -> Node | None:
         """The node that holds ``node`` (None for a file's module node)."""
         return self.node_by_id(node.parent_id) if node.parent_id is not None else None
+
+    def import_sites(self, targets: Sequence[int]) -> list[ImportSite]:
+        """The imports and re-exports (``export { x } from``) that name ``targets``."""
+        rows = self.conn.execute(
+            "SELECT f.path, r.line, r.col, r.scope_id, r.key FROM refs r "
+            "JOIN files f ON f.id = r.file_id WHERE r.kind IN ('import', 'export') "
+            "AND r.target_id IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.line",
+            (json.dumps(list(targets)),))
+        return list(map(ImportSite._make, rows))
+
+    def wildcard_imports(self) -> list[ImportSite]:
+        """Every ``from m import *`` / ``export * from 'm'`` (in the file's own node when at
+        its top level)."""
+        rows = self.conn.execute(
+            "SELECT f.path, i.line, i.col, CASE WHEN i.scope_id >= 0 THEN i.scope_id "
+            f"ELSE f.id << {NODE_BITS} END, i.key FROM imports i "
+            "JOIN files f ON f.id = i.file_id WHERE i.wildcard = 1 ORDER BY f.path, i.line")
+        return list(map(ImportSite._make, rows))
 
     def refs_to(self, node_id: int) -> list[RefHit]:
         """The resolved references to one node."""

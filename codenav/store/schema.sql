@@ -112,7 +112,8 @@ CREATE INDEX imports_file ON imports(file_id);
 -- Keys resolved by the linker: the node each one names.
 CREATE TABLE symbols (
     key       TEXT PRIMARY KEY,
-    target_id INTEGER NOT NULL
+    target_id INTEGER NOT NULL,
+    guessed   INTEGER NOT NULL DEFAULT 0 -- 1: resolved by a name-only guess (a V:/A: alternative)
 ) WITHOUT ROWID;
 -- the keys resolved into one file (whose nodes moved): file_id << 20 ranges of target_id
 CREATE INDEX symbols_target ON symbols(target_id);

@@ -12,6 +12,7 @@ from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
+from codenav.query.imports import importers
 from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_file, parse_node_id
 from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.search import TIERS, search
@@ -432,15 +433,15 @@ def _edges(reader: MapReader, node_id: int, direction: str,
         if "contains" in kinds:
             out += [(child.id, "contains", "out", None) for child in reader.children(node_id)]
     if direction in ("in", "both"):
-        importers: set[str] = set()
+        importing: set[str] = set()
         for hit in reader.refs_to(node_id):
             edge = _edge(hit.kind)
             if edge in kinds:
                 out.append((hit.scope_id, edge, "in", anchor(hit.path, hit.line, hit.col)))
             if edge == "imports":
-                importers.add(hit.path)
+                importing.add(hit.path)
         if "imports" in kinds:
-            out += _member_importers(reader, node_id, importers)
+            out += _importers(reader, node_id, importing)
         if "contains" in kinds:
             node = reader.node_by_id(node_id)
             if node is not None and node.parent_id is not None:
@@ -448,22 +449,16 @@ def _edges(reader: MapReader, node_id: int, direction: str,
     return out
 
 
-def _member_importers(reader: MapReader, node_id: int, known: set[str]
-                      ) -> list[tuple[int, str, str, dict[str, Any] | None]]:
-    """A module's importers that name only what it defines (``import { x } from './m'``:
-    the map links the import to ``x``, not to the module): one edge per file not in
-    ``known`` (the files importing the module itself)."""
+def _importers(reader: MapReader, node_id: int, known: set[str]
+               ) -> list[tuple[int, str, str, dict[str, Any] | None]]:
+    """A module's importers besides the files in ``known`` (those whose import the map links
+    to the module itself): the files naming only what it defines, or all of it with a
+    wildcard (``query/imports.py``)."""
     module = reader.node_by_id(node_id)
     if module is None or module.kind != "module":
         return []
-    out: list[tuple[int, str, str, dict[str, Any] | None]] = []
-    known = {*known, module.path}
-    for child in reader.children(node_id):
-        for hit in reader.refs_to(child.id):
-            if hit.kind == "import" and hit.path not in known:
-                known.add(hit.path)
-                out.append((hit.scope_id, "imports", "in", anchor(hit.path, hit.line, hit.col)))
-    return out
+    return [(site.scope_id, "imports", "in", anchor(site.path, site.line, site.col))
+            for site in importers(reader, module) if site.path not in known]
 
 
 # ------------------------------------------------------------------------- registry

@@ -60,6 +60,18 @@
      name: (identifier) @name.definition.function
      value: [(arrow_function) (function_expression) (generator_function)]))]
   @definition.function)
+; … and one in parentheses: `const f = (async function* () {})`
+([(lexical_declaration
+   (variable_declarator
+     name: (identifier) @name.definition.function
+     value: (parenthesized_expression
+              [(arrow_function) (function_expression) (generator_function)])))
+  (variable_declaration
+   (variable_declarator
+     name: (identifier) @name.definition.function
+     value: (parenthesized_expression
+              [(arrow_function) (function_expression) (generator_function)])))]
+  @definition.function)
 
 ; `this.x = …` in a method: a field of its class (the receiver is the keyword `this`).
 (assignment_expression

@@ -95,6 +95,25 @@
       @name.definition.property)
   @definition.property)
 
+; A function whose value is cast or checked: `const f = (async function* () {}) as T`
+; (`as unknown as T` too),
+; `const g = (() => 1) satisfies F` (named by the variable, like a plain one)
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name.definition.function
+    value: [(as_expression . [(arrow_function) (function_expression) (generator_function)
+                              (parenthesized_expression [(arrow_function) (function_expression)
+                                                         (generator_function)])])
+            (as_expression . (as_expression . (parenthesized_expression
+                                                [(arrow_function) (function_expression)
+                                                 (generator_function)])))
+            (satisfies_expression . [(arrow_function) (function_expression)
+                                     (generator_function)
+                                     (parenthesized_expression [(arrow_function)
+                                                                (function_expression)
+                                                                (generator_function)])])]))
+  @definition.function
+
 ; ----------------------------------------------------------------- references
 
 (class_heritage (extends_clause value: (identifier) @name.reference.inheritance))

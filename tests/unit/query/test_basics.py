@@ -341,3 +341,98 @@ def test_a_symbol_with_a_file_means_its_definitions_there() -> None:
         check(fixture, in_file("src/index.ts"), "")
     assert refused.value.hint == ("It is defined in: src/adapter/bun/conninfo.ts, "
                                   "src/adapter/deno/conninfo.ts.")
+
+
+def test_functions_in_parentheses_or_casts_are_named_by_their_variable() -> None:
+    # got: `const paginateEach = (async function * (...) {...}) as GotPaginate['each']`
+    # inside `create` — its calls were said to be create's
+    check('''
+    //- create.ts
+    export function isSameOrigin(a: string): boolean { return true }
+    export function create(): void {
+      const paginateEach = (async function * (url: string) {
+        yield isSameOrigin(url)
+      }) as unknown as () => void
+      const checked = ((url: string) => isSameOrigin(url)) satisfies (u: string) => boolean
+      const plain = (function (url: string) { return isSameO$0rigin(url) })
+    }
+    ''', callers, '''
+    ts:create.ts#create.checked @ create.ts:6
+    ts:create.ts#create.paginateEach @ create.ts:4
+    ts:create.ts#create.plain @ create.ts:7
+    ''')
+
+
+def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> None:
+    # requests: `@pytest.mark.parametrize("hooks", [default_hooks(), ...])` above a test
+    check('''
+    //- hooks.py
+    def default_$0hooks():
+        return {}
+    //- test_hooks.py
+    import pytest
+    from hooks import default_hooks
+
+
+    @pytest.mark.parametrize("h", [default_hooks()])
+    def test_copy(h):
+        assert h == default_hooks()
+
+
+    class TestIt:
+        @pytest.mark.parametrize("h", [default_hooks()])
+        def test_method(self, h):
+            pass
+    ''', callers, '''
+    py:test_hooks.py#TestIt @ test_hooks.py:11
+    py:test_hooks.py @ test_hooks.py:5
+    py:test_hooks.py#test_copy @ test_hooks.py:7
+    ''')
+
+
+def _importers(q: Query) -> Iterable[str]:
+    from codenav.query.imports import importers
+
+    assert q.path is not None
+    module = q.reader.node(f"{q.reader.file(q.path).lang}:{q.path}")  # type: ignore[union-attr]
+    assert module is not None
+    for site in importers(q.reader, module):
+        yield f"{site.path}:{site.line}"
+
+
+def test_importers_are_the_files_whose_imports_name_the_module() -> None:
+    # got: `export * from './core/index.js'` and `export type … from` are imports of the
+    # module; a test importing a name of it through the package index is not
+    check('''
+    //- source/core/index.ts
+    export class Request {}
+    export const x = 1$0
+    //- source/index.ts
+    export * from './core/index.js'
+    export {x as y} from './core/index.js'
+    //- test/progress.ts
+    import {Request} from '../source/index.js'
+    //- test/direct.ts
+    import {Request} from '../source/core/index.js'
+    ''', _importers, '''
+    source/index.ts:1
+    test/direct.ts:1
+    ''')
+    # requests: `from . import packages, utils` in the package's own __init__
+    check('''
+    //- src/requests/__init__.py
+    from . import packages, utils
+    //- src/requests/utils.py
+    def quote(x):
+        return x$0
+    //- src/requests/packages.py
+    x = 1
+    //- src/requests/api.py
+    from .utils import quote
+    from . import utils as u
+    //- src/requests/sessions.py
+    from requests import quote
+    ''', _importers, '''
+    src/requests/__init__.py:1
+    src/requests/api.py:1
+    ''')

@@ -214,3 +214,30 @@ def test_django_get_normalized_value_callers_are_methods() -> None:
     py:related_lookups.py#RelatedIn.get_prep_lookup @ related_lookups.py:12
     py:related_lookups.py#RelatedLookupMixin.get_prep_lookup @ related_lookups.py:18
     ''')
+
+
+def test_an_untyped_receiver_named_like_a_class_family() -> None:
+    # requests: `adapter = self.get_adapter(url=request.url)` then `adapter.send(request)`:
+    # no type, but the variable's name ends the names of one class family
+    check('''
+    //- adapters.py
+    class BaseAdapter:
+        def se$0nd(self, request):
+            raise NotImplementedError
+
+
+    class HTTPAdapter(BaseAdapter):
+        def send(self, request):
+            return request
+    //- sessions.py
+    class Session:
+        def get_adapter(self, url):
+            for prefix, adapter in self.adapters.items():
+                return adapter
+
+        def send(self, request):
+            adapter = self.get_adapter(url=request.url)
+            return adapter.send(request)
+    ''', references, '''
+    sessions.py:8:24 call Session.send [name]
+    ''')

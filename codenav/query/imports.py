@@ -1,0 +1,50 @@
+"""Who imports a module: the files whose import statements name it — ``import m``, ``from m
+import x``, ``export { x } from 'm'``, ``export * from 'm'`` — and not the files that import
+one of its names through another module that re-exports it (``from pkg import x``, where
+``pkg/__init__`` imports ``x`` from ``m``, imports ``pkg``)."""
+
+from __future__ import annotations
+
+from codenav.store.read import ImportSite, MapReader, Node
+
+__all__ = ["importers", "names_module"]
+
+_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".py", ".pyi")
+
+
+def names_module(key: str | None, path: str) -> bool:
+    """Whether an import written as ``key`` names the module of file ``path`` (keys the map
+    cannot read a module from — namespaces, free names — are taken to)."""
+    if not key:
+        return True
+    base = key.split("|", 1)[0].split("::", 1)[0]
+    stem = path.rsplit(".", 1)[0]
+    own = {stem, stem.removesuffix("/index"), stem.removesuffix("/__init__")}
+    if base.startswith("P:"):  # a path, as written (`./core/index.js`)
+        written = base[2:]
+        for extension in _EXTENSIONS:
+            if written.endswith(extension):
+                written = written[: -len(extension)]
+                break
+        return written in own or written.removesuffix("/index") in own
+    if base.startswith("I:"):  # a dotted module (`requests.utils`), from any source root
+        dotted = base[2:].replace(".", "/")
+        return any(candidate == dotted or candidate.endswith("/" + dotted) for candidate in own)
+    return True
+
+
+def importers(reader: MapReader, module: Node) -> list[ImportSite]:
+    """The first import site in each file importing ``module`` (its own file left out):
+    imports of the module itself, of the names it defines written against it, and
+    wildcards of it."""
+    seen: set[str] = {module.path}
+    out: list[ImportSite] = []
+    direct = reader.import_sites([module.id])
+    members = reader.import_sites([child.id for child in reader.children(module.id)])
+    wildcards = reader.wildcard_imports()
+    written = [s for s in members + wildcards if names_module(s.key, module.path)]
+    for site in sorted([*direct, *written], key=lambda s: (s.path, s.line, s.col)):
+        if site.path not in seen:
+            seen.add(site.path)
+            out.append(site)
+    return out
