@@ -25,8 +25,9 @@ def tool_list() -> str:
         "  a cut list says so in dropped, with dropped.next: the call that continues)",
         "nav_* target, one of: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
         "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
-        "  source: \"auto\" (a ready language server, else the map) | \"lsp\" | \"map\". "
-        "Rows marked [name]: matched by name only.",
+        "  source: \"auto\" (default: a ready language server's answer merged with the map's, "
+        "else the map's; one call is enough) | \"lsp\" | \"map\".",
+        "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
         "",
     ]
     for tool in TOOLS:
