@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -183,6 +184,7 @@ class Linker:
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         self._ending: dict[tuple[str, str], list[int]] = {}  # types named …word, by family
+        self._reversed: list[str] | None = None  # type names lower-cased and reversed, sorted
         if preload:
             self._load()
 
@@ -459,8 +461,7 @@ class Linker:
         found = self._ending.get(key)
         if found is None:
             rows: Iterable[tuple[int, str, str]] = (
-                (entry for name, entries in self._types_by_lower.items()
-                 if name.endswith(word) for entry in entries) if self._preloaded else
+                self._types_reversed(word[::-1]) if self._preloaded else
                 self.conn.execute(
                     "SELECT n.id, n.kind, f.lang FROM nodes n JOIN files f ON f.id = "
                     f"n.file_id WHERE lower(n.name) LIKE ? AND n.kind IN ({_TYPE_KINDS})",
@@ -470,6 +471,16 @@ class Linker:
                 if (other := by_code(node_lang)) is not None and kind in other.containers
                 and (other.modules or other.code) == family][: _FAMILY_MAX + 1]
         return found
+
+    def _types_reversed(self, prefix: str) -> Iterator[tuple[int, str, str]]:
+        """The types whose lower-cased name, reversed, starts with ``prefix`` (names ending
+        in a word: a binary search over the names reversed, sorted once)."""
+        if self._reversed is None:
+            self._reversed = sorted(name[::-1] for name in self._types_by_lower)
+        at = bisect_left(self._reversed, prefix)
+        while at < len(self._reversed) and self._reversed[at].startswith(prefix):
+            yield from self._types_by_lower[self._reversed[at][::-1]]
+            at += 1
 
     def _type_family_root(self, types: list[int]) -> int | None:
         """The one of ``types`` the others all derive from (through their bases), or None."""
@@ -673,8 +684,10 @@ class Linker:
                     return node, names[i + 1 :]
         return None, names
 
-    def member(self, node: int, name: str) -> int | None:
-        """``node.name``: in a module or a class, as described in the module docstring."""
+    def member(self, node: int, name: str, seen: frozenset[int] = frozenset()) -> int | None:
+        """``node.name``: in a module or a class, as described in the module docstring
+        (through a variable's, a field's or a function's type — never round a circle of
+        them: ``seen``)."""
         kind = self.kind(node)
         if name == "()":  # an instance of a class, or what an annotated function returns
             if kind is not None and self._is_container(node, kind):
@@ -692,10 +705,10 @@ class Linker:
         if own:
             return own[0]
         type_key = self.type_of(node)
-        if type_key is not None:
+        if type_key is not None and len(seen) < _MAX_DEPTH:
             cls = self.resolve(type_key)
-            if cls is not None and cls != node:
-                return self.member(cls, name)
+            if cls is not None and cls != node and cls not in seen:
+                return self.member(cls, name, seen | {node})
         return None
 
     def _guesses(self, node: int) -> bool:

@@ -241,3 +241,39 @@ def test_an_untyped_receiver_named_like_a_class_family() -> None:
     ''', references, '''
     sessions.py:8:24 call Session.send [name]
     ''')
+
+
+def test_types_that_lead_round_a_circle_end() -> None:
+    # django: functions returning each other's results (the linker recursed without end)
+    check('''
+    //- a.py
+    class Node:
+        def first(self):
+            return self.second()
+
+        def second(self):
+            return self.first()
+
+        def walk(self):
+            return self.fir$0st().second().first().name
+
+
+    def one():
+        return two()
+
+
+    def two():
+        return one()
+
+
+    value = one().name
+    //- b.py
+    from a import Node, one
+    x = Node().walk().first().missing
+    y = one().anything
+    ''', references, '''
+    a.py:6:21 call Node.second
+    a.py:9:21 call Node.walk
+    a.py:9:38 call Node.walk [name]
+    b.py:2:19 call <module>
+    ''')
