@@ -12,7 +12,7 @@ from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
 from codenav.lsp.convert import place
 from codenav.query.live import Target
-from codenav.query.locate import Located
+from codenav.query.locate import GUESSED, MAP_ONLY, Located
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class Site:
     path: str
     line: int
     col: int
+    guessed: bool = False  # the map matched this call by name alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ class Call:
     sites: tuple[Site, ...]
     more_sites: int = 0
     children: tuple[Call, ...] = ()
-    mark: str | None = None  # "map": the map's alone, a server answered without it
+    mark: str | None = None  # MAP_ONLY: the map's alone, a server answered without it;
+    #                          GUESSED: every call site matched by name alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ def map_calls(reader: MapReader, node: Node, direction: str, depth: int) -> list
 
 def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget: list[int],
                seen: set[int]) -> list[Call]:
-    sites = {other: [Site(hit.path, hit.line, hit.col) for hit in hits]
+    sites = {other: [Site(hit.path, hit.line, hit.col, bool(hit.guessed)) for hit in hits]
              for other, hits in reader.call_sites(node.id, direction == "incoming").items()}
     others = reader.nodes_by_id(sites)
     ranked = sorted(others.values(), key=lambda n: (-n.hub, n.nid))
@@ -108,8 +110,9 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
             seen.add(other.id)
             children = _map_calls(reader, other, direction, depth - 1, budget, seen)
         found = sites[other.id]
+        mark = GUESSED if all(site.guessed for site in found) else None
         out.append(Call(_mapped(other), tuple(found[:MAX_SITES]),
-                        max(0, len(found) - MAX_SITES), tuple(children)))
+                        max(0, len(found) - MAX_SITES), tuple(children), mark))
     return out
 
 
@@ -120,7 +123,7 @@ def merged_calls(server: list[Call], mapped: list[Call]) -> list[Call]:
     call site."""
     nodes = {call.other.node.id for call in server if call.other.node is not None}
     sites = {(site.path, site.line) for call in server for site in call.sites}
-    extra = [replace(call, mark="map") for call in mapped
+    extra = [replace(call, mark=MAP_ONLY) for call in mapped
              if (call.other.node is None or call.other.node.id not in nodes)
              and not any((site.path, site.line) in sites for site in call.sites)]
     return [*server, *extra]

@@ -28,10 +28,13 @@ from codenav.query.source import file_lines
 from codenav.store.read import FileStat, MapReader, Node, RefHit
 from codenav.workspace import Workspace
 
-__all__ = ["MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID", "FileFilter", "Located",
-           "constructed", "constructors", "declarations_of", "family", "find_node", "locate",
-           "mapped_file", "parse_node_id", "references_of", "scope_names"]
+__all__ = ["GUESSED", "MAP_ONLY", "MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID",
+           "FileFilter", "Located", "constructed", "constructors", "declarations_of",
+           "family", "find_node", "locate", "mapped_file", "overridden",
+           "parse_node_id", "references_of", "scope_names"]
 
+GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
+MAP_ONLY = "map"  # a row's mark: the map's alone, a language server answered without it
 MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 MODULE = "<module>"  # what encloses a use at the top level of a file
@@ -292,6 +295,16 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
         found += [other for other in reader.related_members(node)
                   if other.kind in MEMBER_KINDS]
     return found
+
+
+def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:
+    """The members ``node`` overrides that references reach, with their counts — where its
+    language's references do not already include them (Python: a call through a base
+    class's type is the base method's reference, and may run this one)."""
+    lang = by_code(node.lang)
+    if node.kind not in MEMBER_KINDS or (lang is not None and lang.related_members):
+        return []
+    return [(other, count) for other, count in reader.overridden(node) if count]
 
 
 def _same_declaration(other: Node, node: Node) -> bool:

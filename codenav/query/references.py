@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from codenav.query.fresh import Freshness
 from codenav.query.live import ServerPlace
 from codenav.query.locate import (
+    GUESSED,
+    MAP_ONLY,
     MODULE,
     FileFilter,
     constructed,
@@ -31,8 +33,6 @@ from codenav.store.read import MapReader, Node
 __all__ = ["GUESSED", "MAP_ONLY", "FileReferences", "Reference", "ReferencePage",
            "map_references", "merged_references", "server_references"]
 
-GUESSED = "name"  # matched by name alone: the receiver's type is unknown
-MAP_ONLY = "map"  # the map's alone: a language server answered and did not report it
 
 # A reference while a page is assembled: (line, col, kind, scope id, name, mark).
 _Row = tuple[int, int, str, int | None, str, str | None]

@@ -247,6 +247,23 @@ class MapReader:
         return self._nodes(f"n.parent_id IN ({ids}) AND n.name = ?", (node.name,),
                            f"ORDER BY n.id LIMIT {int(limit)}")
 
+    def overridden(self, node: Node) -> list[tuple[Node, int]]:
+        """The members ``node`` overrides: those named like it in the types its type
+        derives from, transitively, each with how many references reach it."""
+        if node.parent_id is None:
+            return []
+        ancestors = self._lineage(node.parent_id, "SELECT target_id FROM refs WHERE "
+                                  "scope_id = ? AND kind = 'inheritance' "
+                                  "AND target_id IS NOT NULL")
+        if not ancestors:
+            return []
+        ids = ",".join(str(i) for i in sorted(ancestors))
+        found = self._nodes(f"n.parent_id IN ({ids}) AND n.name = ?", (node.name,),
+                            "ORDER BY n.id LIMIT 20")
+        return [(other, int(self.conn.execute(
+            "SELECT count(*) FROM refs WHERE target_id = ?", (other.id,)).fetchone()[0]))
+            for other in found]
+
     def _with_member(self, types: set[int], name: str) -> set[int]:
         """Those of ``types`` that declare a member called ``name``."""
         if not types:

@@ -20,15 +20,17 @@ from codenav.query.hierarchy import (
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
-from codenav.query.locate import Located
+from codenav.query.locate import Located, overridden
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, resolved
 from codenav.tools.render import (
     calls_rendered,
     fallback_notes,
+    guessed_calls_warning,
     listed,
     map_callers_warning,
+    overridden_warning,
     several_warning,
     types_section,
 )
@@ -60,6 +62,8 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
     for candidate in located.each():
         calls, source, notes = await _calls_of(ws, reader, candidate, params)
         warnings += notes
+        if params.direction == "incoming" and candidate.node is not None:
+            warnings += overridden_warning(candidate.node, overridden(reader, candidate.node))
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, ctx.fresh)
                   if candidate.node is not None else candidate.name)
@@ -101,12 +105,7 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
         return calls, "lsp+map" if alone else "lsp", notes + map_callers_warning(alone)
     node = root_node(located)
     calls = map_calls(reader, node, params.direction, params.depth)
-    guessed = (reader.guessed_uses([node.id]) if params.direction == "incoming"
-               else reader.guessed_from(node.id))
-    if guessed:
-        notes.append(f"{guessed} of the map's call edges here were matched by name only (a "
-                     "receiver of unknown type): check them, or pass source:'lsp'")
-    return calls, "map", notes
+    return calls, "map", notes + guessed_calls_warning(calls)
 
 
 # ----------------------------------------------------------------------- type hierarchy

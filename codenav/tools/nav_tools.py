@@ -15,7 +15,7 @@ from pydantic import Field
 from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.query.definitions import hover_text, map_definitions, unresolved
 from codenav.query.live import Live, ask_at, places, position_request
-from codenav.query.locate import FileFilter, Located, declarations_of
+from codenav.query.locate import FileFilter, Located, declarations_of, overridden
 from codenav.query.references import (
     ReferencePage,
     map_references,
@@ -32,6 +32,7 @@ from codenav.tools.render import (
     map_hover,
     mark_warnings,
     more_warning,
+    overridden_warning,
     references_answer,
     references_section,
     server_definition,
@@ -110,6 +111,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if page.external:
         warnings.append(f"{page.external} reference(s) outside the root are not listed")
     node = located.node
+    if node is not None:
+        warnings += overridden_warning(node, overridden(reader, node))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})

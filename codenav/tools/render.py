@@ -36,11 +36,12 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row", "edit_rows",
-           "fallback_notes", "freshness_warnings", "hub", "listed", "map_hover", "mark_warnings",
-           "more_warning", "outline_answer", "references_answer", "references_cut",
-           "references_section", "related", "relinking", "server_definition", "several_warning",
-           "summary", "types_section"]
+__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row",
+           "edit_rows", "fallback_notes", "freshness_warnings", "guessed_calls_warning",
+           "hub", "listed", "map_hover", "mark_warnings", "more_warning",
+           "outline_answer", "overridden_warning", "references_answer", "references_cut",
+           "references_section", "related", "relinking", "server_definition",
+           "several_warning", "summary", "types_section"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -203,11 +204,33 @@ def several_warning(located: Located, what: str) -> list[str]:
 
 
 def map_callers_warning(count: int) -> list[str]:
-    """What ``source:map`` on a call row means."""
+    """What ``[map]`` on a call row means."""
     if not count:
         return []
-    return [f"{count} caller(s) with source:map are the map's alone: the language server did "
+    return [f"{count} caller(s) marked [{MAP_ONLY}] are the map's alone: the language server did "
             "not report them (a file outside its project, or not a call after all)"]
+
+
+def guessed_calls_warning(calls: Sequence[Call]) -> list[str]:
+    """What ``[name]`` on a call row (or one of its lines) means, when some row has it."""
+    def count(calls: Sequence[Call]) -> int:
+        return sum((call.mark == GUESSED or any(site.guessed for site in call.sites))
+                   + count(call.children) for call in calls)
+    found = count(calls)
+    if not found:
+        return []
+    return [f"{found} call(s) marked [{GUESSED}] were matched by name only (a receiver of "
+            "unknown type); unmarked calls are confirmed by a type"]
+
+
+def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[str]:
+    """Said of a member whose bases' namesakes have references: calls made through a base
+    type are theirs, and may run this one."""
+    if not found:
+        return []
+    bases = ", ".join(f"{other.nid} ({count} reference(s))" for other, count in found[:3])
+    return [f"{node.qname} overrides {bases}: uses through that type are listed there, and "
+            "may run this one — ask for it by id"]
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:
@@ -420,6 +443,9 @@ def _related_head(related: Related, symbol: Node | None) -> str:
 def _call_full(call: Call) -> dict[str, Any]:
     item = _related_full(call.other)
     item["callSites"] = [anchor(site.path, site.line, site.col) for site in call.sites]
+    if call.mark is None and any(site.guessed for site in call.sites):
+        item["guessedSites"] = [anchor(site.path, site.line, site.col)
+                                for site in call.sites if site.guessed]
     if call.more_sites:
         item["moreCallSites"] = call.more_sites
     if call.children:
@@ -440,11 +466,14 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
     for call in calls:
         row = _related_head(call.other, symbol)
         if call.sites:
-            row += " at:" + ",".join(str(site.line) for site in call.sites)
+            # A site matched by name alone among confirmed ones is marked on its own.
+            row += " at:" + ",".join(
+                f"{site.line}[{GUESSED}]" if site.guessed and call.mark is None
+                else str(site.line) for site in call.sites)
         if call.more_sites:
             row += f" sites:{len(call.sites) + call.more_sites}"
         if call.mark:
-            row += f" source:{call.mark}"
+            row += f" [{call.mark}]"
         out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
                    if call.children else row)
     return out

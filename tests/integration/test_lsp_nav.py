@@ -171,10 +171,10 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
                                                   "direction": "incoming"})
         assert callers["data"]["source"] == "lsp+map", callers
         rows = callers["data"]["calls"]
-        assert [row for row in rows if row.endswith("source:map")] == [
-            "src/shop/cli.py#main function 6 at:11 source:map"], rows
-        assert any("source:map are the map's alone" in w for w in callers.get("warnings", []))
-        assert all("src/shop/models.py" in row for row in rows if "source:map" not in row)
+        assert [row for row in rows if row.endswith("[map]")] == [
+            "src/shop/cli.py#main function 6 at:11 [map]"], rows
+        assert any("marked [map] are the map's alone" in w for w in callers.get("warnings", []))
+        assert all("src/shop/models.py" in row for row in rows if "[map]" not in row)
         # a symbol used only outside the server's project: the map's answer
         alone = call(ws, "nav_references", {"symbol": "make_customer", "detail": "full"})
         assert alone["data"]["source"] == "map" and refs_of(alone), alone

@@ -37,8 +37,8 @@ from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.workspace import Workspace
 
-__all__ = ["Query", "callees", "callers", "check", "definition", "outline", "references",
-           "subtypes", "supertypes", "target"]
+__all__ = ["Query", "callees", "callers", "check", "definition", "outline", "overrides",
+           "references", "subtypes", "supertypes", "target"]
 
 CURSOR = "$0"
 
@@ -158,8 +158,10 @@ def _calls(q: Query, direction: str) -> Iterable[str]:
     assert located.node is not None
     for call in map_calls(q.reader, located.node, direction, 1):
         node = call.other.node
-        sites = ", ".join(f"{s.path}:{s.line}" for s in call.sites)
-        yield f"{node.nid if node is not None else call.other.name} @ {sites}"
+        sites = ", ".join(f"{s.path}:{s.line}{' [name]' if s.guessed and not call.mark else ''}"
+                          for s in call.sites)
+        mark = f" [{call.mark}]" if call.mark else ""
+        yield f"{node.nid if node is not None else call.other.name} @ {sites}{mark}"
 
 
 def callers(q: Query) -> Iterable[str]:
@@ -168,3 +170,14 @@ def callers(q: Query) -> Iterable[str]:
 
 def callees(q: Query) -> Iterable[str]:
     return _calls(q, "outgoing")
+
+
+def overrides(q: Query) -> Iterable[str]:
+    """The members the cursor's member overrides that references reach, with their count
+    (where the language's references leave them out)."""
+    from codenav.query.locate import overridden
+
+    located = q.at()
+    assert located.node is not None
+    for node, count in overridden(q.reader, located.node):
+        yield f"{node.nid} {count}"

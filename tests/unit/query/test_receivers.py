@@ -3,7 +3,15 @@ down, of code an agent asked about, and the uses the map used to miss."""
 
 from __future__ import annotations
 
-from tests.unit.query.check import callers, check, references, subtypes, supertypes
+from tests.unit.query.check import (
+    callees,
+    callers,
+    check,
+    overrides,
+    references,
+    subtypes,
+    supertypes,
+)
 
 
 def test_django_query_add_q_every_call() -> None:
@@ -241,6 +249,59 @@ def test_an_untyped_receiver_named_like_a_class_family() -> None:
     ''', references, '''
     sessions.py:8:24 call Session.send [name]
     ''')
+
+
+_ADAPTERS = '''
+//- adapters.py
+class BaseAdapter:
+    def {base}(self, request):
+        raise NotImplementedError
+
+
+class HTTPAdapter(BaseAdapter):
+    def {http}(self, request):
+        return request
+//- sessions.py
+class Session:
+    def get_adapter(self, url):
+        for prefix, adapter in self.adapters.items():
+            return adapter
+
+    def {session}(self, request):
+        adapter = self.get_adapter(url=request.url)
+        self.close()
+        return adapter.send(request)
+
+    def close(self):
+        return None
+'''
+
+
+def _adapters(at: str) -> str:
+    """The adapters fixture with the cursor on the ``send`` of ``at``."""
+    names = {"base": "send", "http": "send", "session": "send"}
+    return _ADAPTERS.format(**{**names, at: "se$0nd"})
+
+
+def test_a_call_matched_by_name_is_marked_on_its_row() -> None:
+    check(_adapters("base"), callers, '''
+    py:sessions.py#Session.send @ sessions.py:9 [name]
+    ''')
+    # Session.send's callees: get_adapter() and close() are typed by self, send() by the
+    # variable's name alone
+    check(_adapters("session"), callees, '''
+    py:sessions.py#Session.get_adapter @ sessions.py:7
+    py:adapters.py#BaseAdapter.send @ sessions.py:9 [name]
+    py:sessions.py#Session.close @ sessions.py:8
+    ''')
+
+
+def test_an_override_names_the_members_whose_uses_may_run_it() -> None:
+    # HTTPAdapter.send has no use of its own: the call goes through BaseAdapter.send
+    check(_adapters("http"), overrides, '''
+    py:adapters.py#BaseAdapter.send 1
+    ''')
+    check(_adapters("base"), overrides, "")
 
 
 def test_types_that_lead_round_a_circle_end() -> None:
