@@ -117,13 +117,14 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
 
 
 def merged_calls(server: list[Call], mapped: list[Call]) -> list[Call]:
-    """A server's callers completed by the map's: a caller the map has that the server did
-    not report — a call site in a file outside the server's project, most often — is
-    added, marked ``map``. Two answers name the same caller when they share a node, or a
+    """A server's callers (or callees) completed by the map's: one the map has that the
+    server did not report — a call site in a file outside the server's project, a call on
+    a receiver the server cannot type — is added, marked ``map`` (or ``name`` when the map
+    matched it by name alone). Two answers name the same call when they share a node, or a
     call site."""
     nodes = {call.other.node.id for call in server if call.other.node is not None}
     sites = {(site.path, site.line) for call in server for site in call.sites}
-    extra = [replace(call, mark=MAP_ONLY) for call in mapped
+    extra = [replace(call, mark=call.mark or MAP_ONLY) for call in mapped
              if (call.other.node is None or call.other.node.id not in nodes)
              and not any((site.path, site.line) in sites for site in call.sites)]
     return [*server, *extra]

@@ -20,7 +20,7 @@ from codenav.query.hierarchy import (
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
-from codenav.query.locate import Located, overridden
+from codenav.query.locate import MAP_ONLY, Located, overridden
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, resolved
@@ -95,14 +95,14 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
                         capability="call_hierarchy_provider", wide=True)
     notes = fallback_notes(ws, live.fallback)
     node = located.node
-    if live.answered and (params.direction != "incoming" or node is None or
-                          params.source == "lsp"):
+    if live.answered and (node is None or params.source == "lsp"):
         return live.result, "lsp", notes
-    if live.answered and node is not None:  # the server's callers, and the map's it missed
+    if live.answered and node is not None:  # the server's calls, and the map's it missed
         calls = merged_calls(live.result, map_calls(reader, node, params.direction,
                                                     params.depth))
-        alone = sum(1 for call in calls if call.mark)
-        return calls, "lsp+map" if alone else "lsp", notes + map_callers_warning(alone)
+        alone = sum(1 for call in calls if call.mark == MAP_ONLY)
+        return calls, "lsp+map" if alone or len(calls) > len(live.result) else "lsp", \
+            notes + map_callers_warning(alone) + guessed_calls_warning(calls)
     node = root_node(located)
     calls = map_calls(reader, node, params.direction, params.depth)
     return calls, "map", notes + guessed_calls_warning(calls)

@@ -207,7 +207,7 @@ def map_callers_warning(count: int) -> list[str]:
     """What ``[map]`` on a call row means."""
     if not count:
         return []
-    return [f"{count} caller(s) marked [{MAP_ONLY}] are the map's alone: the language server did "
+    return [f"{count} call(s) marked [{MAP_ONLY}] are the map's alone: the language server did "
             "not report them (a file outside its project, or not a call after all)"]
 
 
@@ -459,11 +459,17 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
     """Calls as shown: objects (``detail`` full), else related rows with ``at:`` the lines
     of the call sites (in the caller for incoming calls, in the callee's caller — the
     symbol asked about — for outgoing ones) and ``sites:`` their number when more are not
-    listed; a call with calls of its own is ``{"call": row, "children": [...]}``."""
+    listed; a call with calls of its own is ``{"call": row, "children": [...]}``. Calls
+    of what is outside the root (builtins, libraries) are one last row, by name."""
     if detail == "full":
         return [_call_full(call) for call in calls]
     out: list[Any] = []
+    outside: dict[str, list[int]] = {}
     for call in calls:
+        if call.other.external and not call.children:  # builtins, a library: one row for all
+            lines = outside.setdefault(call.other.name, [])
+            lines += [site.line for site in call.sites if site.line not in lines]
+            continue
         row = _related_head(call.other, symbol)
         if call.sites:
             # A site matched by name alone among confirmed ones is marked on its own.
@@ -476,6 +482,9 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
             row += f" [{call.mark}]"
         out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
                    if call.children else row)
+    if outside:
+        out.append("outside the root: " + ", ".join(
+            f"{name} at:{','.join(map(str, sorted(lines)))}" for name, lines in outside.items()))
     return out
 
 

@@ -183,6 +183,25 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
         ws.close()
 
 
+def test_callees_the_server_cannot_type_come_from_the_map_marked(shop: Workspace) -> None:
+    # helper(someone): `someone.greet()` has no type the server knows; the map matches the
+    # one greet by its name, and says so on the row
+    call(shop, "nav_call_hierarchy", {"symbol": "helper", "direction": "outgoing"})  # starts it
+    wait_state(shop, "py", {"ready"})
+    callees = call(shop, "nav_call_hierarchy", {"symbol": "helper", "direction": "outgoing"})
+    assert callees["data"]["source"] == "lsp+map", callees
+    (row,) = callees["data"]["calls"]
+    assert row.startswith("src/shop/customers.py#Customer.greet") and \
+        row.endswith("at:16 [name]"), row
+    assert any("marked [name] were matched by name only" in w
+               for w in callees.get("warnings", [])), callees
+    # what the server alone says of main: no row of what is outside the root but the last
+    insisted = call(shop, "nav_call_hierarchy", {"symbol": "main", "direction": "outgoing",
+                                                 "source": "lsp"})
+    rows = insisted["data"]["calls"]
+    assert not any("site-packages" in row or ".pyi" in row for row in rows), rows
+
+
 def test_auto_never_waits_for_a_cold_server(shop: Workspace) -> None:
     started = time.monotonic()
     first = call(shop, "nav_references", {"symbol": "Base.save"})
