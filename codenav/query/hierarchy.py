@@ -116,18 +116,50 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
     return out
 
 
-def merged_calls(server: list[Call], mapped: list[Call]) -> list[Call]:
+def merged_calls(server: list[Call], mapped: list[Call], incoming: bool) -> list[Call]:
     """A server's callers (or callees) completed by the map's: one the map has that the
     server did not report — a call site in a file outside the server's project, a call on
     a receiver the server cannot type — is added, marked ``map`` (or ``name`` when the map
     matched it by name alone). Two answers name the same call when they share a node, or a
-    call site."""
+    call site. Callers (``incoming``) are the innermost: where the server names a function
+    around a call site the map places in a function nested in it (a function expression a
+    server does not name: ``const each = (async function* () {…}) as T``), the call site
+    goes to the map's, confirmed by the server."""
+    if incoming:
+        server = _innermost(server, mapped)
     nodes = {call.other.node.id for call in server if call.other.node is not None}
     sites = {(site.path, site.line) for call in server for site in call.sites}
     extra = [replace(call, mark=call.mark or MAP_ONLY) for call in mapped
              if (call.other.node is None or call.other.node.id not in nodes)
              and not any((site.path, site.line) in sites for site in call.sites)]
     return [*server, *extra]
+
+
+def _innermost(server: list[Call], mapped: list[Call]) -> list[Call]:
+    """``server``'s callers with each call site the map places in a function nested in the
+    server's caller moved to that function (the map's caller, unmarked)."""
+    placed = {(site.path, site.line): call for call in mapped if call.other.node is not None
+              and not call.more_sites for site in call.sites}
+    out: list[Call] = []
+    moved: dict[int, list[Site]] = {}
+    for call in server:
+        outer = call.other.node
+        keep: list[Site] = []
+        for site in call.sites:
+            inner = placed.get((site.path, site.line))
+            node = inner.other.node if inner is not None else None
+            if outer is not None and node is not None and call.more_sites == 0 and \
+                    node.id != outer.id and node.path == outer.path and \
+                    outer.line <= node.line and node.end_line <= outer.end_line:
+                moved.setdefault(node.id, []).append(site)
+            else:
+                keep.append(site)
+        if keep:
+            out.append(call if len(keep) == len(call.sites) else replace(call, sites=tuple(keep)))
+    for call in mapped:
+        if call.other.node is not None and call.other.node.id in moved:
+            out.append(replace(call, sites=tuple(moved[call.other.node.id]), mark=None))
+    return out
 
 
 def _server_item(reader: MapReader, root: Path, item: Any) -> Related:

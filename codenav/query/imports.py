@@ -33,16 +33,30 @@ def names_module(key: str | None, path: str) -> bool:
     return True
 
 
+def _written_against(path: str) -> list[str]:
+    """LIKE patterns of the keys an import resolved to ``path``'s module may have: its path
+    without extension (and without ``/index``), or its dotted name's last part. (``_`` and
+    ``%`` in a path only widen them: what they find is checked by ``names_module``.)"""
+    stem = path.rsplit(".", 1)[0]
+    paths = sorted({stem, stem.removesuffix("/index")})
+    dotted = stem.removesuffix("/__init__").rsplit("/", 1)[-1]
+    return [*(f"P:{p}" for p in paths), *(f"P:{p}::%" for p in paths),
+            f"I:%{dotted}", f"I:%{dotted}::%"]
+
+
 def importers(reader: MapReader, module: Node) -> list[ImportSite]:
     """The first import site in each file importing ``module`` (its own file left out):
-    imports of the module itself, of the names it defines written against it, and
-    wildcards of it."""
+    imports of the module itself, of the names it defines written against it, of any
+    name written against it (a name an index re-exports: ``import { H3Event } from
+    './types'`` imports ``types/index.ts``), and wildcards of it."""
     seen: set[str] = {module.path}
     out: list[ImportSite] = []
     direct = reader.import_sites([module.id])
     members = reader.import_sites([child.id for child in reader.children(module.id)])
     wildcards = reader.wildcard_imports()
-    written = [s for s in members + wildcards if names_module(s.key, module.path)]
+    keyed = [s for s in reader.imports_keyed(_written_against(module.path))
+             if s.key and s.key[:2] in ("P:", "I:")]
+    written = [s for s in members + wildcards + keyed if names_module(s.key, module.path)]
     for site in sorted([*direct, *written], key=lambda s: (s.path, s.line, s.col)):
         if site.path not in seen:
             seen.add(site.path)

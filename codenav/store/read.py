@@ -448,6 +448,19 @@ class MapReader:
             (json.dumps(list(targets)),))
         return list(map(ImportSite._make, rows))
 
+    def imports_keyed(self, patterns: Sequence[str]) -> list[ImportSite]:
+        """Every import (a name, a wildcard, a re-export) whose key is LIKE one of
+        ``patterns`` (keys say the module an import resolved to: ``P:src/types::H3Event``)."""
+        if not patterns:
+            return []
+        where = " OR ".join("i.key LIKE ?" for _ in patterns)
+        rows = self.conn.execute(
+            "SELECT f.path, i.line, i.col, CASE WHEN i.scope_id >= 0 THEN i.scope_id "
+            f"ELSE f.id << {NODE_BITS} END, i.key FROM imports i "
+            f"JOIN files f ON f.id = i.file_id WHERE {where} ORDER BY f.path, i.line",
+            list(patterns))
+        return list(map(ImportSite._make, rows))
+
     def wildcard_imports(self) -> list[ImportSite]:
         """Every ``from m import *`` / ``export * from 'm'`` (in the file's own node when at
         its top level)."""

@@ -99,7 +99,8 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
         return live.result, "lsp", notes
     if live.answered and node is not None:  # the server's calls, and the map's it missed
         calls = merged_calls(live.result, map_calls(reader, node, params.direction,
-                                                    params.depth))
+                                                    params.depth),
+                             incoming=params.direction == "incoming")
         alone = sum(1 for call in calls if call.mark == MAP_ONLY)
         return calls, "lsp+map" if alone or len(calls) > len(live.result) else "lsp", \
             notes + map_callers_warning(alone) + guessed_calls_warning(calls)

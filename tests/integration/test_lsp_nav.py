@@ -262,6 +262,47 @@ def test_a_lazily_loading_server_loads_without_being_asked(tmp_path: Path) -> No
         ws.close()
 
 
+def test_a_caller_is_the_innermost_function_even_where_the_server_names_an_outer_one(
+        tmp_path: Path) -> None:
+    # got's create.ts: tsserver names `create` the caller of calls made in
+    # `const paginateEach = (async function* () {…}) as T` nested in it; the map names
+    # paginateEach, and the merged answer keeps the server's confirmation with the map's name
+    require("typescript")
+    root = tmp_path / "got"
+    (root / "src").mkdir(parents=True)
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}')
+    (root / "src" / "create.ts").write_text(
+        "export function same(a: string, b: string): boolean {\n"
+        "\treturn a === b;\n"
+        "}\n"
+        "\n"
+        "type Each = (url: string) => AsyncIterableIterator<string>;\n"
+        "\n"
+        "export const create = (base: string) => {\n"
+        "\tconst each = (async function * (url: string) {\n"
+        "\t\tif (same(base, url)) {\n"
+        "\t\t\tyield url;\n"
+        "\t\t}\n"
+        "\t}) as Each;\n"
+        "\tsame(base, base);\n"
+        "\treturn each;\n"
+        "};\n")
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "ts", {"ready"}, timeout=60.0)
+        insisted = call(ws, "nav_call_hierarchy", {"symbol": "same", "direction": "incoming",
+                                                   "source": "lsp"})
+        rows = insisted["data"]["calls"]
+        merged = call(ws, "nav_call_hierarchy", {"symbol": "same", "direction": "incoming"})
+        assert merged["data"]["source"] in ("lsp", "lsp+map"), merged
+        assert sorted(merged["data"]["calls"]) == [
+            "src/create.ts#create 7 at:13", "src/create.ts#create.each 8 at:9"], (rows, merged)
+    finally:
+        ws.close()
+
+
 def test_missing_server_is_unavailable_and_the_map_still_answers(tmp_path: Path) -> None:
     root = repo("shop", tmp_path, '[lsp.python]\ncommand = ["codenav-no-such-server"]\n')
     ws = Workspace(root, lsp="auto", trust_project=True)

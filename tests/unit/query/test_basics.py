@@ -390,14 +390,20 @@ def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> No
     ''')
 
 
-def _importers(q: Query) -> Iterable[str]:
+def _importers(q: Query, path: str | None = None) -> Iterable[str]:
+    """The importers of the cursor's file (or of ``path``)."""
     from codenav.query.imports import importers
 
-    assert q.path is not None
-    module = q.reader.node(f"{q.reader.file(q.path).lang}:{q.path}")  # type: ignore[union-attr]
+    path = path or q.path
+    assert path is not None
+    module = q.reader.node(f"{q.reader.file(path).lang}:{path}")  # type: ignore[union-attr]
     assert module is not None
     for site in importers(q.reader, module):
         yield f"{site.path}:{site.line}"
+
+
+def _importers_of(path: str) -> Callable[[Query], Iterable[str]]:
+    return lambda q: _importers(q, path)
 
 
 def test_importers_are_the_files_whose_imports_name_the_module() -> None:
@@ -417,6 +423,26 @@ def test_importers_are_the_files_whose_imports_name_the_module() -> None:
     ''', _importers, '''
     source/index.ts:1
     test/direct.ts:1
+    ''')
+    # h3: an index that only re-exports is imported by whoever imports a name through it
+    # (`import type { H3Event } from "./types"`, `from "."` inside the folder)
+    check('''
+    //- src/types/event.ts
+    export interface H3Event {}$0
+    //- src/types/index.ts
+    export * from "./event";
+    //- src/types/other.ts
+    import type { H3Event } from ".";
+    //- src/event.ts
+    import type { H3Event } from "./types";
+    //- src/index.ts
+    export * from "./types";
+    //- test/app.test.ts
+    import { H3Event } from "../src";
+    ''', _importers_of("src/types/index.ts"), '''
+    src/event.ts:1
+    src/index.ts:1
+    src/types/other.ts:1
     ''')
     # requests: `from . import packages, utils` in the package's own __init__
     check('''
