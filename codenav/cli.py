@@ -11,6 +11,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -469,10 +470,72 @@ def _cmd_call(args: argparse.Namespace) -> int:
     try:
         arguments = json.loads(args.arguments)
     except json.JSONDecodeError as exc:
-        raise _UsageError(f"arguments are not valid JSON: {exc}") from exc
+        arguments = _unquoted(args.arguments)
+        if arguments is None:
+            raise _UsageError(f"arguments are not valid JSON: {exc} (quote the object for "
+                              "the shell: codenav call TOOL '{\"key\": \"value\"}')") from exc
     if not isinstance(arguments, dict):
         raise _UsageError("arguments must be a JSON object, e.g. '{\"query\": \"Parser\"}'")
     return _run_tool(args, args.tool, arguments)
+
+
+_UNQUOTED_TOKEN = re.compile(r"\s*([{}\[\],:]|[^{}\[\],:\s][^{}\[\],:]*)")
+
+
+def _unquoted(text: str) -> Any:
+    """A JSON object whose quotes the shell took (``codenav call t {"a":"b"}`` unquoted
+    arrives as ``{a:b}``), read back: keys and strings bare, numbers, true/false/null,
+    lists. None for anything else (a string holding ``,``, ``:`` or brackets cannot be
+    told apart, nor can text that had quotes left)."""
+    if '"' in text or not text.strip().startswith("{"):
+        return None
+    tokens: list[str] = []
+    at = 0
+    while at < len(text.rstrip()):
+        found = _UNQUOTED_TOKEN.match(text, at)
+        if found is None:
+            return None
+        tokens.append(found.group(1).strip())
+        at = found.end()
+    position = 0
+
+    def value() -> Any:
+        nonlocal position
+        token = tokens[position] if position < len(tokens) else ""
+        position += 1
+        if token == "{":
+            out: dict[str, Any] = {}
+            while position < len(tokens) and tokens[position] != "}":
+                key = tokens[position]
+                if key in "{}[],:" or tokens[position + 1:position + 2] != [":"]:
+                    raise ValueError(key)
+                position += 2
+                out[key] = value()
+                if position < len(tokens) and tokens[position] == ",":
+                    position += 1
+            position += 1
+            return out
+        if token == "[":
+            items: list[Any] = []
+            while position < len(tokens) and tokens[position] != "]":
+                items.append(value())
+                if position < len(tokens) and tokens[position] == ",":
+                    position += 1
+            position += 1
+            return items
+        if token in ("", "}", "]", ",", ":"):
+            raise ValueError(token)
+        if token in ("true", "false", "null"):
+            return json.loads(token)
+        if re.fullmatch(r"-?\d+", token):
+            return int(token)
+        return token
+
+    try:
+        parsed = value()
+    except (ValueError, IndexError):
+        return None
+    return parsed if position == len(tokens) and isinstance(parsed, dict) else None
 
 
 def _cmd_servers(args: argparse.Namespace) -> int:

@@ -43,6 +43,22 @@ def test_usage_errors_exit_2_without_an_envelope(tmp_path: Path) -> None:
         assert "codenav: error:" in done.stderr or "usage:" in done.stderr
 
 
+def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> None:
+    # `codenav call map_search {"query":"Circle","kinds":["class"]}` typed without the
+    # outer quotes reaches codenav as {query:Circle,kinds:[class]}: agents do it often
+    root = write_tree(tmp_path / "repo", FILES)
+    assert run_codenav("index", root).returncode == 0
+    done = run_codenav("call", "map_search", "{query:Circle,kinds:[class],tokenBudget:300}",
+                       "--root", root)
+    assert done.returncode == 0, done.stderr
+    envelope = json.loads(done.stdout)
+    assert envelope["data"]["results"] and "Circle" in envelope["data"]["results"][0]
+    assert envelope["tokenBudget"]["requested"] == 300
+    # a string the shell left quotes in is not guessed at
+    half = run_codenav("call", "map_search", '{query:"Circle}', "--root", root)
+    assert half.returncode == 2 and "quote the object for the shell" in half.stderr
+
+
 def test_schema_errors_are_envelopes_with_exit_1(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "repo", FILES)
     done = run_codenav("call", "map_status", '{"verbose": true}', "--root", root)
