@@ -289,8 +289,9 @@ def _implicit(reader: MapReader, node: Node, direction: str) -> list[Node]:
 
 
 async def lsp_types(pool: Any, target: Target, root: Path, reader: MapReader, direction: str,
-                    timeout: float) -> list[TypeEntry]:
-    """A language server's type hierarchy, level by level, within ``timeout`` for all."""
+                    timeout: float, levels: int = 10) -> list[TypeEntry]:
+    """A language server's type hierarchy, level by level (``levels`` at most), within
+    ``timeout`` for all."""
     from lsprotocol import types as T  # lazily: 0.6 s to import
     clock = _Clock(timeout)
     prepared = await _prepare(pool, target, T.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY,
@@ -301,7 +302,7 @@ async def lsp_types(pool: Any, target: Target, root: Path, reader: MapReader, di
               else T.TYPE_HIERARCHY_SUBTYPES)
     out: list[TypeEntry] = []
     frontier, seen, level = [prepared[0]], set(), 0
-    while frontier and len(out) < MAX_TYPES and level < 10 and not clock.expired():
+    while frontier and len(out) < MAX_TYPES and level < levels and not clock.expired():
         level += 1
         following = []
         for item in frontier:

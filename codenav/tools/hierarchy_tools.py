@@ -26,6 +26,7 @@ from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, resolved
 from codenav.tools.render import (
     calls_rendered,
+    deeper_types_warning,
     fallback_notes,
     guessed_calls_warning,
     listed,
@@ -45,9 +46,14 @@ class CallHierarchyParams(NavParams):
     depth: int = Field(default=1, ge=1, le=3, description="Levels, 1-3")
 
 
+MAX_TYPE_DEPTH = 10
+
+
 class TypeHierarchyParams(NavParams):
     direction: Literal["supertypes", "subtypes"] = Field(
         description="supertypes: bases; subtypes: derived")
+    depth: int = Field(default=1, ge=1, le=MAX_TYPE_DEPTH,
+                       description="Levels, 1 (direct) to 10")
     offset: int = OffsetParam()
 
 
@@ -121,7 +127,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         def types_at(target: Target) -> PoolCall:
             async def call(pool: Any, timeout: float) -> Any:
                 return await lsp_types(pool, target, ws.root, reader, params.direction,
-                                       timeout)
+                                       timeout, levels=params.depth + 1)
             return call
         live = await ask_at(ws, candidate, params.source, "type hierarchy", types_at,
                             capability="type_hierarchy_provider", wide=True)
@@ -132,10 +138,12 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         else:
             types, source = map_types(reader, root_node(candidate), params.direction), "map"
         sources.add(source)
+        deeper = [entry for entry in types if entry.level > params.depth]
+        warnings += deeper_types_warning(deeper, params.direction, exact=source == "map")
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)
                   if candidate.node is not None else candidate.name)
-        sections.append(types_section(symbol, types, params.detail, ctx.fresh,
-                                      candidate.node))
+        sections.append(types_section(symbol, [t for t in types if t.level <= params.depth],
+                                      params.detail, ctx.fresh, candidate.node))
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
         if params.detail == "full":
@@ -169,14 +177,14 @@ NAV_CALL_HIERARCHY = ToolSpec(
 )
 NAV_TYPE_HIERARCHY = ToolSpec(
     name="nav_type_hierarchy",
-    brief="subtypes or supertypes, each with its level (1: direct)",
+    brief="direct subtypes or supertypes (depth: further levels, each row with its level)",
     order=12,
     needs_links=True,
-    description="Base types (supertypes) or derived types (subtypes) of a class or interface, "
-                "transitively, nearest first: e.g. every subclass of a mixin.",
+    description="Direct base types (supertypes) or derived types (subtypes) of a class or "
+                "interface, or `depth` levels.",
     params=TypeHierarchyParams, handler=nav_type_hierarchy,
-    arguments="id or position, `direction` supertypes/subtypes, `offset?`, `source?`, "
-              "`detail?`",
+    arguments="id or position, `direction` supertypes/subtypes, `depth?` 1–10 (1: direct), "
+              "`offset?`, `source?`, `detail?`",
     returns="`types` (· level, then hub score)",
     example={"symbol": "BaseAdapter", "direction": "subtypes"},
 )

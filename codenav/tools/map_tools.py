@@ -515,7 +515,7 @@ MAP_NEIGHBORS = ToolSpec(
     order=7,
     needs_links=True,
     description="What a definition calls, references, imports, inherits or contains (out), "
-                "and what does so to it (in), up to 3 hops: e.g. a module's importers.",
+                "and what does so to it (in), up to 3 hops (a module's importers: in, imports).",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",

@@ -81,7 +81,7 @@ _SHARED_SHORT: dict[str, str] = {
     "source": "auto: server if ready, else map",
     "detail": "full: objects",
     "offset": "Skip items",
-    "tokenBudget": "Max tokens, default 2000",
+    "tokenBudget": "Max tokens (2000)",
 }
 _SHARED_BOUNDS: dict[str, dict[str, int]] = {"tokenBudget": {"minimum": 100, "maximum": 10000}}
 

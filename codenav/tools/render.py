@@ -36,7 +36,8 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "diagnostic_row",
+__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warning",
+           "diagnostic_row",
            "edit_rows", "fallback_notes", "freshness_warnings", "guessed_calls_warning",
            "hub", "listed", "map_hover", "mark_warnings", "more_warning",
            "outline_answer", "overridden_warning", "references_answer", "references_cut",
@@ -65,7 +66,8 @@ it); unmarked rows are confirmed. Long lists lose code, then <in>, before any ro
 may be just its line
   types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
 the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
-| (Base)" (types: every row has its level when any is beyond 1; else "level":1 once)
+| (Base)" (types: direct ones unless you pass depth; every row has its level when any \
+is beyond 1, else "level":1 once)
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
 A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
 arrow function's, "= (x) =>": "(x)").
@@ -486,6 +488,20 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
         out.append("outside the root: " + ", ".join(
             f"{name} at:{','.join(map(str, sorted(lines)))}" for name, lines in outside.items()))
     return out
+
+
+def deeper_types_warning(deeper: Sequence[TypeEntry], direction: str, exact: bool
+                         ) -> list[str]:
+    """Said when types lie beyond the levels asked for (``exact``: all of them counted;
+    else the next level's only)."""
+    if not deeper:
+        return []
+    levels = sorted({entry.level for entry in deeper})
+    span = f"level {levels[0]}" if len(levels) == 1 else f"levels {levels[0]}-{levels[-1]}"
+    count = f"{len(deeper)}" if exact else f"at least {len(deeper)}"
+    noun = direction.removesuffix("s")
+    return [f"{count} more {noun}(s) at {span}, through those listed: pass depth (up to 10) "
+            "for them"]
 
 
 def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,

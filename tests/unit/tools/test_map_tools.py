@@ -220,6 +220,33 @@ def test_a_module_is_found_through_what_its_importers_name(tmp_path: Path) -> No
     assert module["data"]["definitions"][0].startswith("ts:lib/user.ts module")
 
 
+def test_subtypes_are_direct_unless_a_depth_is_asked_and_deeper_ones_are_counted(
+        tmp_path: Path) -> None:
+    """Direct subclasses are the usual question: the default answers them, and says how many
+    lie deeper instead of listing them (jinja2's Expr: 21 direct, 19 more a level down)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "nodes.py").write_text("class Expr: ...\nclass Const(Expr): ...\n"
+                                   "class Name(Expr): ...\nclass Literal(Const): ...\n"
+                                   "class Deep(Literal): ...\n")
+    index_tree(root)
+    ws = Workspace(root)
+    direct = call(ws, "nav_type_hierarchy", {"symbol": "Expr", "direction": "subtypes"})
+    assert sorted(direct["data"]["types"]) == ["nodes.py#Const 2", "nodes.py#Name 3"], direct
+    assert direct["data"]["level"] == 1 and direct["data"]["total"] == 2
+    assert direct["warnings"] == ["2 more subtype(s) at levels 2-3, through those listed: "
+                                  "pass depth (up to 10) for them"]
+    deep = call(ws, "nav_type_hierarchy", {"symbol": "Expr", "direction": "subtypes",
+                                           "depth": 2})
+    assert [row.split(" level:")[1].split()[0] for row in deep["data"]["types"]] == \
+        ["1", "1", "2"], deep
+    assert deep["warnings"] == ["1 more subtype(s) at level 3, through those listed: pass "
+                                "depth (up to 10) for them"]
+    whole = call(ws, "nav_type_hierarchy", {"symbol": "Expr", "direction": "subtypes",
+                                            "depth": 10})
+    assert whole["data"]["total"] == 4 and "warnings" not in whole
+
+
 def test_an_import_row_has_code_only_when_it_renames(tmp_path: Path) -> None:
     """A reference that imports the symbol under its own name says all its code line would
     (an import, where): no code; one that renames it keeps the line, which names the alias
