@@ -35,6 +35,7 @@ INSIDE: dict[str, dict[str, frozenset[str]]] = {
         "locate": frozenset({"fresh", "source"}),
         "live": frozenset({"fresh", "locate"}),
         "search": frozenset({"locate"}),
+        "text": frozenset({"locate", "source"}),
         "imports": frozenset(),
         "definitions": frozenset({"locate"}),
         "checks": frozenset({"locate"}),

@@ -17,9 +17,10 @@ from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_
 from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
+from codenav.query.text import text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
-from codenav.tools.render import anchor, hub, listed, outline_answer, related
+from codenav.tools.render import anchor, hub, listed, outline_answer, related, text_answer
 from codenav.tools.rows import Detail, one_line, place, span
 from codenav.workspace import Workspace
 
@@ -170,13 +171,20 @@ class SearchParams(ToolParams):
     lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
     fileFilter: str | None = Field(default=None, max_length=1000,
                                    description="Path prefix or glob")
-    exact: bool = Field(default=False, description="Only exact name matches.")
+    exact: bool = Field(default=False, description="Exact names only")
+    text: bool = Field(default=False, description="Lines holding query (grep -F)")
     offset: int = OffsetParam()
     detail: Detail = DetailParam()
 
 
 async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
+    if params.text:
+        lines = text_search(reader, ws.root, params.query, FileFilter(params.fileFilter),
+                            params.lang)
+        ctx.fresh.check({hit.path for hit in lines.hits[params.offset:]})
+        return text_answer(lines, params.query, params.offset,
+                           Page("map_search", params.continuation(), params.offset))
     query = params.query.strip()
     room = ctx.room(_RESULT_COST, least=10) + params.offset
     found = search(ws, reader, query, room=room, kinds=asked_kinds(params.kinds),
@@ -253,8 +261,8 @@ class NodeParams(ToolParams):
     symbol: str | None = Field(default=None, min_length=1, max_length=500)
     file: str | None = Field(default=None, max_length=4096)
     include: list[Literal["source", "doc", "children", "signatures"]] | None = Field(
-        default=None, description="Default ['doc','children']; 'source': its text; "
-                                  "'signatures': the children's too")
+        default=None, description="Default doc, children; source: its text; signatures: "
+                                  "children's")
     kinds: list[str] | None = Field(default=None, max_length=20,
                                     description="Only children of these kinds")
     offset: int = OffsetParam()
@@ -476,13 +484,15 @@ MAP_OVERVIEW = ToolSpec(
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
-    brief="definitions by name or part of one, most used first",
+    brief="definitions by name or part of one, most used first; text:true greps code",
     order=4,
-    description="Find definitions by name, part of one or Class.member (camelCase and "
-                "snake_case aware, then fuzzy), most used first: not grep.",
+    description="Definitions by name, part of one or Class.member (camelCase/snake_case "
+                "aware, then fuzzy), most used first; or code lines (text).",
     params=SearchParams, handler=map_search,
-    arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `offset?`, `detail?`",
-    returns="`results` (· exact > prefix > word-part > substring/fuzzy, then hub score)",
+    arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `text?` (code lines "
+              "holding query, by file), `offset?`, `detail?`",
+    returns="`results` (· exact > prefix > word-part > substring/fuzzy, then hub score; "
+            "text: lines by file)",
     example={"query": "Session.request"},
 )
 MAP_OUTLINE = ToolSpec(
@@ -515,7 +525,7 @@ MAP_NEIGHBORS = ToolSpec(
     order=7,
     needs_links=True,
     description="What a definition calls, references, imports, inherits or contains (out), "
-                "and what does so to it (in), up to 3 hops (a module's importers: in, imports).",
+                "and what does so to it (in), up to 3 hops: e.g. a module's importers.",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",

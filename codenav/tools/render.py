@@ -21,6 +21,7 @@ from codenav.query.locate import MODULE, Located
 from codenav.query.outline import Entry
 from codenav.query.references import GUESSED, MAP_ONLY, FileReferences, ReferencePage
 from codenav.query.source import Lines
+from codenav.query.text import TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
     Detail,
@@ -42,7 +43,7 @@ __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warn
            "hub", "listed", "map_hover", "mark_warnings", "more_warning",
            "outline_answer", "overridden_warning", "references_answer", "references_cut",
            "references_section", "related", "relinking", "server_definition",
-           "several_warning", "summary", "types_section"]
+           "several_warning", "summary", "text_answer", "types_section"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -533,6 +534,31 @@ def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh
         section["level"] = 1  # every type listed is direct
     section["types"] = out
     return section
+
+
+# ----------------------------------------------------------------------------- text
+
+def text_answer(page: TextPage, query: str, offset: int, next_page: Page) -> Answer:
+    """Lines holding a text, grouped by file as references are: ``"<line> | <code>"``."""
+    grouped: dict[str, list[str]] = {}
+    for hit in page.hits[offset:]:
+        grouped.setdefault(hit.path, []).append(f"{hit.line} | {hit.code}")
+    data: dict[str, Any] = {"query": query, "text": True, "total": page.total,
+                            "files": page.files, "results": grouped}
+    warnings = []
+    if page.partial:
+        warnings.append(f"searched {page.files} of {page.candidates} files before the "
+                        "search's bound: narrow with fileFilter or lang")
+    if not page.total:
+        warnings.append(f"no code line in the map's {page.files} files holds {query!r} "
+                        "(the map holds source files only, not docs)")
+    first = page.hits[offset].path if offset < len(page.hits) else ""
+    folder = dirname(first)
+    cut = Cut("lines", ("results", EVERY),
+              f"Pass fileFilter:'{folder}/' to scope results" if folder else
+              "Pass fileFilter to scope results", page=next_page,
+              omitted=max(0, page.total - len(page.hits)))
+    return Answer(data, cuts=[cut], warnings=warnings)
 
 
 # --------------------------------------------------------------------------- checks

@@ -276,3 +276,41 @@ def test_an_import_row_has_code_only_when_it_renames(tmp_path: Path) -> None:
         assert full["references"]["pkg/plain.py"][0]["snippet"] == "from pkg.core import helper"
     finally:
         ws.close()
+
+
+def test_text_search_is_grep_over_the_mapped_code(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """What no definition names (a call on a receiver of unknown type) is found as text:
+    every code line holding it, by file, paged like references; docs are not code."""
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "src" / "auth.py").write_text("def f(r):\n    return r.connection.send(r)\n")
+    (root / "src" / "sessions.py").write_text(
+        "class S:\n    def go(self, a):\n        a.send(1)\n        a.send(2)  # again\n")
+    (root / "tests" / "t.py").write_text("def t(sock):\n    sock.send(b'x')\n")
+    (root / "README.md").write_text("call .send( here\n")
+    index_tree(root)
+    ws = Workspace(root)
+    found = call(ws, "map_search", {"query": ".send(", "text": True})
+    assert found["data"]["results"] == {
+        "src/auth.py": ["2 | return r.connection.send(r)"],
+        "src/sessions.py": ["3 | a.send(1)", "4 | a.send(2)  # again"],
+        "tests/t.py": ["2 | sock.send(b'x')"]}, found
+    assert found["data"]["total"] == 4 and found["data"]["files"] == 3
+    scoped = call(ws, "map_search", {"query": ".send(", "text": True, "fileFilter": "src/"})
+    assert list(scoped["data"]["results"]) == ["src/auth.py", "src/sessions.py"]
+    # a page cut by the budget says how to go on, and the next page starts after it
+    (root / "tests" / "many.py").write_text("".join(f"sock.send({i})\n" for i in range(60)))
+    index_tree(root)
+    first = call(ws, "map_search", {"query": "send(", "text": True, "tokenBudget": 200})
+    shown = sum(len(rows) for rows in first["data"]["results"].values())
+    assert first["truncated"] and 0 < shown < 64 and first["data"]["total"] == 64, first
+    rest = call(ws, "map_search", {**first["dropped"]["next"]["args"], "tokenBudget": 5000})
+    assert shown + sum(len(rows) for rows in rest["data"]["results"].values()) == 64
+    none = call(ws, "map_search", {"query": "no such text", "text": True})
+    assert none["data"]["results"] == {} and "no code line" in none["warnings"][0]
+    # a bound on what one search reads stops it, and says so
+    monkeypatch.setattr("codenav.query.text.MAX_SCAN_BYTES", 10)
+    bounded = call(ws, "map_search", {"query": "send", "text": True})
+    assert any("searched 1 of 4 files" in w for w in bounded["warnings"]), bounded

@@ -1,0 +1,66 @@
+"""Lines of code holding a text, literally: grep over the files the map holds — what an agent
+runs to prove a list complete, or to find what no definition names (``.send(`` on a receiver
+of unknown type, a string key). Files are read as answers read them (inside the root, regular,
+of mappable size); the search stops at a bound of bytes and time, and says so."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from codenav.query.locate import FileFilter
+from codenav.query.source import CODE_LINE, file_lines
+from codenav.store.read import MapReader
+
+__all__ = ["TextHit", "TextPage", "text_search"]
+
+MAX_SCAN_BYTES = 200 << 20  # text read by one search
+MAX_SCAN_S = 3.0
+MAX_HITS = 5_000  # lines kept by one search (counted beyond)
+
+
+@dataclass(frozen=True, slots=True)
+class TextHit:
+    path: str
+    line: int
+    code: str  # the line, stripped, cut to CODE_LINE characters
+
+
+@dataclass(frozen=True, slots=True)
+class TextPage:
+    """Every line holding the text in the files searched (``hits``: the first MAX_HITS,
+    ``total`` all of them), ``files`` searched of ``candidates``; ``partial`` when a bound
+    stopped the search before the last file."""
+
+    hits: list[TextHit]
+    total: int
+    files: int
+    candidates: int
+    partial: bool
+
+
+def text_search(reader: MapReader, root: Path, needle: str, files: FileFilter,
+                lang: str | None = None, ignore_case: bool = False) -> TextPage:
+    """Lines containing ``needle`` in the map's files (``files`` and ``lang`` narrow them),
+    in path then line order."""
+    paths = [path for path, file_lang, *_ in reader.files_under("")
+             if files(path) and (lang is None or file_lang == lang)]
+    wanted = needle.lower() if ignore_case else needle
+    hits: list[TextHit] = []
+    total = searched = scanned = 0
+    started = time.monotonic()
+    for path in paths:
+        if scanned > MAX_SCAN_BYTES or time.monotonic() - started > MAX_SCAN_S:
+            break
+        searched += 1
+        for number, text in enumerate(file_lines(root, path), 1):
+            scanned += len(text) + 1
+            if wanted not in (text.lower() if ignore_case else text):
+                continue
+            total += 1
+            if len(hits) < MAX_HITS:
+                code = text.strip()
+                hits.append(TextHit(path, number, code if len(code) <= CODE_LINE
+                                    else code[: CODE_LINE - 1] + "…"))
+    return TextPage(hits, total, searched, len(paths), searched < len(paths))
