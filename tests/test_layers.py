@@ -40,7 +40,7 @@ INSIDE: dict[str, dict[str, frozenset[str]]] = {
         "definitions": frozenset({"locate"}),
         "checks": frozenset({"locate"}),
         "hierarchy": frozenset({"live", "locate"}),
-        "references": frozenset({"fresh", "live", "locate", "source"}),
+        "references": frozenset({"fresh", "imports", "live", "locate", "source"}),
     },
     "tools": {
         "__init__": frozenset(), "rows": frozenset(), "base": frozenset(),

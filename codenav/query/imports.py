@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from codenav.store.read import ImportSite, MapReader, Node
 
-__all__ = ["importers", "names_module"]
+__all__ = ["import_statements", "importers", "names_module"]
 
 _EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".py", ".pyi")
 
@@ -45,11 +45,22 @@ def _written_against(path: str) -> list[str]:
 
 
 def importers(reader: MapReader, module: Node) -> list[ImportSite]:
-    """The first import site in each file importing ``module`` (its own file left out):
+    """The first import site in each file importing ``module`` (its own file left out)."""
+    seen: set[str] = set()
+    out: list[ImportSite] = []
+    for site in import_statements(reader, module):
+        if site.path not in seen:
+            seen.add(site.path)
+            out.append(site)
+    return out
+
+
+def import_statements(reader: MapReader, module: Node) -> list[ImportSite]:
+    """Every line importing ``module`` (its own file left out), by path and line:
     imports of the module itself, of the names it defines written against it, of any
     name written against it (a name an index re-exports: ``import { H3Event } from
     './types'`` imports ``types/index.ts``), and wildcards of it."""
-    seen: set[str] = {module.path}
+    seen: set[tuple[str, int]] = set()
     out: list[ImportSite] = []
     direct = reader.import_sites([module.id])
     members = reader.import_sites([child.id for child in reader.children(module.id)])
@@ -58,7 +69,7 @@ def importers(reader: MapReader, module: Node) -> list[ImportSite]:
              if s.key and s.key[:2] in ("P:", "I:")]
     written = [s for s in members + wildcards + keyed if names_module(s.key, module.path)]
     for site in sorted([*direct, *written], key=lambda s: (s.path, s.line, s.col)):
-        if site.path not in seen:
-            seen.add(site.path)
+        if site.path != module.path and (site.path, site.line) not in seen:
+            seen.add((site.path, site.line))
             out.append(site)
     return out

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from codenav.query.fresh import Freshness
+from codenav.query.imports import import_statements
 from codenav.query.live import ServerPlace
 from codenav.query.locate import (
     GUESSED,
@@ -31,7 +32,7 @@ from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node
 
 __all__ = ["GUESSED", "MAP_ONLY", "FileReferences", "Reference", "ReferencePage",
-           "map_references", "merged_references", "server_references"]
+           "map_references", "merged_references", "module_references", "server_references"]
 
 
 # A reference while a page is assembled: (line, col, kind, scope id, name, mark).
@@ -151,6 +152,21 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
     return _assemble(reader, lines, fresh, node, node.name, sum(side.counts.values()),
                      len(side.counts), offset, shown, "map",
                      {GUESSED: guessed} if guessed else {})
+
+
+def module_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,
+                      files: FileFilter, offset: int, room: int) -> ReferencePage:
+    """A module's references: the lines importing it (``import_statements``), by file."""
+    per_file: dict[str, list[_Row]] = {}
+    for site in import_statements(reader, node):
+        if files(site.path):
+            per_file.setdefault(site.path, []).append(
+                (site.line, site.col, "import", site.scope_id, "", None))  # code kept
+    counts = {path: len(rows) for path, rows in per_file.items()}
+    page = _page(counts, offset, room)
+    shown = [(path, per_file[path][skip: skip + take]) for path, skip, take in page]
+    return _assemble(reader, lines, fresh, node, node.name, sum(counts.values()), len(counts),
+                     offset, shown, "map", {})
 
 
 def server_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | None,

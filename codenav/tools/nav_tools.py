@@ -20,6 +20,7 @@ from codenav.query.references import (
     ReferencePage,
     map_references,
     merged_references,
+    module_references,
     server_references,
 )
 from codenav.query.source import Lines
@@ -103,9 +104,16 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if located.others:
         return _several(ws, reader, located, params, ctx, files)
     context = T.ReferenceContext(include_declaration=params.includeDeclaration)
-    live = await ask_at(ws, located, params.source, "references", lambda target: position_request(
-        target, T.TEXT_DOCUMENT_REFERENCES,
-        lambda uri: T.ReferenceParams(**target.at(uri), context=context)), wide=True)
+    if located.node is not None and located.node.kind == "module" and params.source != "lsp":
+        # a module's uses are the lines importing it (a server asked at a file's first
+        # position answers for whatever is written there)
+        live = Live(answered=False)
+    else:
+        live = await ask_at(ws, located, params.source, "references",
+                            lambda target: position_request(
+                                target, T.TEXT_DOCUMENT_REFERENCES,
+                                lambda uri: T.ReferenceParams(**target.at(uri),
+                                                              context=context)), wide=True)
     warnings = fallback_notes(ws, live.fallback)
     page = _page(ws, reader, located, params, ctx, files, live, warnings)
     if page.external:
@@ -132,6 +140,9 @@ def _page(ws: Workspace, reader: MapReader, located: Located, params: References
     server's alone (``lsp``, or a name the map does not define), or the map's."""
     node, lines = located.node, Lines(ws.root)
     room = ctx.room(_REF_COST)
+    if node is not None and node.kind == "module" and params.source != "lsp":
+        return module_references(reader, lines, ctx.fresh, node, files=files,
+                                 offset=params.offset, room=room)
     common: dict[str, Any] = {"files": files, "declaration": params.includeDeclaration,
                               "offset": params.offset, "room": room}
     if live.answered:

@@ -208,6 +208,11 @@ def test_a_module_is_found_through_what_its_importers_name(tmp_path: Path) -> No
     importers = call(ws, "map_neighbors", {"id": "ts:Subject.ts", "edgeKinds": ["imports"],
                                            "direction": "in"})
     assert importers["data"]["neighbors"] == ["lib/user.ts at:1"]  # a file: its path
+    # a module's references are the lines importing it, with their code (no server asked)
+    uses = call(ws, "nav_references", {"id": "ts:Subject.ts"})
+    assert uses["data"]["references"] == {
+        "lib/user.ts": ["1:10 | import { Subject } from '../Subject';"]}, uses
+    assert uses["data"]["source"] == "map" and uses["data"]["refKind"] == "import"
     types = call(ws, "nav_type_hierarchy", {"symbol": "Subject", "direction": "subtypes"})
     assert "warnings" not in types
     assert types["data"]["symbol"] == "ts:Subject.ts#Subject class 1-3"
