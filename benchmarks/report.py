@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_accuracy, bench_agent, bench_scale, bench_tokens
+from benchmarks.agent import real
 from benchmarks.timing import median, percentile
 
 __all__ = ["SECTIONS", "write_report"]
@@ -312,6 +313,12 @@ def agent(results: Results) -> list[str]:
     return ["", *bench_agent.section(*results["agent"])]
 
 
+def real_agents(results: Results) -> list[str]:
+    """Measured by agents, not by this run: the real-agent evaluation's data
+    (``benchmarks/agent/real_runs.json``)."""
+    return ["", *real.section()]
+
+
 def language_servers(results: Results) -> list[str]:
     lines = ["", "## Language servers: cold and warm", "",
              "A fresh server is spawned and asked the references of "
@@ -376,7 +383,8 @@ def footer(quick: bool) -> list[str]:
 
 
 # the sections after the header, in their order in REPORT.md
-SECTIONS = (indexing, growth, tool_latency, accuracy, tokens, agent, language_servers)
+SECTIONS = (indexing, growth, tool_latency, accuracy, tokens, agent, real_agents,
+            language_servers)
 
 
 def write_report(path: Path, results: Results, quick: bool, seconds: float) -> None:

@@ -135,14 +135,14 @@ def show(results: Sequence[Result]) -> list[str]:
     return lines
 
 
-def write_section(path: Path, lines: Sequence[str]) -> None:
-    """Put ``lines`` in REPORT.md in place of the section of the same title (or before the
+def write_section(path: Path, lines: Sequence[str], title: str = SECTION) -> None:
+    """Put ``lines`` in REPORT.md in place of the section called ``title`` (or before the
     language servers' section, or at the end)."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     body = "\n".join(lines) + "\n"
-    start = text.find(SECTION)
+    start = text.find(title)
     if start >= 0:
-        end = text.find("\n## ", start + len(SECTION))
+        end = text.find("\n## ", start + len(title))
         text = text[:start] + body + ("\n" + text[end + 1:] if end >= 0 else "")
     else:
         at = text.find("## Language servers: cold and warm")

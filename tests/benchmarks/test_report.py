@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.agent.real import TITLE
 from benchmarks.agent.report import SECTION, write_section
 from benchmarks.report import write_report
 from tests.benchmarks.report_results import results
 
 HEADINGS = ["# codenav benchmark report", "## Indexing", "## Growth to 100,000 files",
             "## Tool latency", "## Accuracy: references from the map vs a warm language server",
-            "## Token economy: codenav vs grep-and-read", SECTION,
+            "## Token economy: codenav vs grep-and-read", SECTION, TITLE,
             "## Language servers: cold and warm"]
 
 
