@@ -12,7 +12,7 @@ What the server alone reports needs no mark: it is a use by the types.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from codenav.query.fresh import Freshness
@@ -31,8 +31,19 @@ from codenav.query.locate import (
 from codenav.query.source import Lines
 from codenav.store.read import MapReader, Node
 
-__all__ = ["GUESSED", "MAP_ONLY", "FileReferences", "Reference", "ReferencePage",
-           "map_references", "merged_references", "module_references", "server_references"]
+__all__ = [
+    "GUESSED",
+    "MAP_ONLY",
+    "FileReferences",
+    "OtherUses",
+    "Reference",
+    "ReferencePage",
+    "map_references",
+    "merged_references",
+    "module_references",
+    "other_uses",
+    "server_references",
+]
 
 
 # A reference while a page is assembled: (line, col, kind, scope id, name, mark).
@@ -152,6 +163,34 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
     return _assemble(reader, lines, fresh, node, node.name, sum(side.counts.values()),
                      len(side.counts), offset, shown, "map",
                      {GUESSED: guessed} if guessed else {})
+
+
+@dataclass(frozen=True, slots=True)
+class OtherUses:
+    """The uses of a definition's name in code that an answer does not list: ``unresolved``
+    (the map could not tell what they mean: a receiver of unknown type) and ``elsewhere``
+    (they mean another definition so named)."""
+
+    name: str
+    unresolved: int
+    elsewhere: int
+    calls: bool = False  # calls only
+
+
+def other_uses(reader: MapReader, node: Node, files: FileFilter,
+               listed: Collection[tuple[str, int]] = (), calls: bool = False) -> OtherUses:
+    """What an answer about ``node``'s references (or calls) leaves out of the uses of its
+    name: the text check an agent would run, from the map's rows (no comments or strings)."""
+    targets = [other.id for other in declarations_of(reader, node)] + constructors(reader, node)
+    unresolved = elsewhere = 0
+    for path, line, target in reader.name_uses(node.name, targets, calls):
+        if not files(path) or (path, line) in listed:
+            continue
+        if target is None:
+            unresolved += 1
+        else:
+            elsewhere += 1
+    return OtherUses(node.name, unresolved, elsewhere, calls)
 
 
 def module_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,

@@ -20,7 +20,8 @@ from codenav.query.hierarchy import (
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
-from codenav.query.locate import MAP_ONLY, Located, overridden
+from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden
+from codenav.query.references import other_uses
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, resolved
@@ -34,6 +35,7 @@ from codenav.tools.render import (
     overridden_warning,
     several_warning,
     types_section,
+    unlisted,
 )
 from codenav.workspace import Workspace
 
@@ -73,8 +75,13 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, ctx.fresh)
                   if candidate.node is not None else candidate.name)
-        sections.append({"symbol": symbol,
-                         "calls": calls_rendered(calls, params.detail, candidate.node)})
+        section: dict[str, Any] = {"symbol": symbol,
+                                   "calls": calls_rendered(calls, params.detail, candidate.node)}
+        if params.direction == "incoming" and candidate.node is not None:
+            sites = {(site.path, site.line) for call in calls for site in call.sites}
+            section["unlisted"] = unlisted(other_uses(reader, candidate.node, FileFilter(None),
+                                                      sites, calls=True))
+        sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}

@@ -21,6 +21,7 @@ from codenav.query.references import (
     map_references,
     merged_references,
     module_references,
+    other_uses,
     server_references,
 )
 from codenav.query.source import Lines
@@ -38,6 +39,7 @@ from codenav.tools.render import (
     references_section,
     server_definition,
     several_warning,
+    unlisted,
 )
 from codenav.workspace import Workspace
 
@@ -119,8 +121,14 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if page.external:
         warnings.append(f"{page.external} reference(s) outside the root are not listed")
     node = located.node
+    extra: dict[str, Any] = {"source": page.source}
     if node is not None:
         warnings += overridden_warning(node, overridden(reader, node))
+        if node.kind != "module":
+            answered = {(where.path, where.line) for where in places(reader, ws.root,
+                                                                     live.result)
+                        if not where.external} if live.answered else set()
+            extra["unlisted"] = unlisted(other_uses(reader, node, files, answered))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -129,8 +137,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     target.update({"id": node.nid} if node is not None else
                   {"file": located.path, "line": located.line, "col": located.col})
     next_page = Page("nav_references", params.continuation(**target), params.offset)
-    return references_answer(page, symbol, params.detail, next_page, warnings,
-                             {"source": page.source})
+    return references_answer(page, symbol, params.detail, next_page, warnings, extra)
 
 
 def _page(ws: Workspace, reader: MapReader, located: Located, params: ReferencesParams,

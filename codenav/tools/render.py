@@ -19,7 +19,13 @@ from codenav.query.hierarchy import Call, Related, TypeEntry
 from codenav.query.live import Fallback, ServerPlace
 from codenav.query.locate import MODULE, Located
 from codenav.query.outline import Entry
-from codenav.query.references import GUESSED, MAP_ONLY, FileReferences, ReferencePage
+from codenav.query.references import (
+    GUESSED,
+    MAP_ONLY,
+    FileReferences,
+    OtherUses,
+    ReferencePage,
+)
 from codenav.query.source import Lines
 from codenav.query.text import TextPage
 from codenav.store.read import Node
@@ -43,7 +49,7 @@ __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warn
            "hub", "listed", "map_hover", "mark_warnings", "more_warning",
            "outline_answer", "overridden_warning", "references_answer", "references_cut",
            "references_section", "related", "relinking", "server_definition",
-           "several_warning", "summary", "text_answer", "types_section"]
+           "several_warning", "summary", "text_answer", "types_section", "unlisted"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -234,6 +240,20 @@ def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[st
     bases = ", ".join(f"{other.nid} ({count} reference(s))" for other, count in found[:3])
     return [f"{node.qname} overrides {bases}: uses through that type are listed there, and "
             "may run this one — ask for it by id"]
+
+
+def unlisted(others: OtherUses) -> str:
+    """What an answer leaves out of the uses of its name in code, said in one line: the
+    check an agent would otherwise run with grep."""
+    name, use = others.name, "call" if others.calls else "use"
+    if not others.unresolved and not others.elsewhere:
+        return f"none: every {use} of {name!r} in code is listed"
+    if not others.unresolved:
+        return (f"none unresolved: the other {others.elsewhere} {use}(s) of {name!r} in code "
+                "are of other definitions so named")
+    return (f"{others.unresolved} {use}(s) of {name!r} in code the map could not resolve "
+            f"(a receiver of unknown type), {others.elsewhere} of other definitions so named: "
+            "map_search text:true lists the lines")
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:

@@ -37,8 +37,8 @@ from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.workspace import Workspace
 
-__all__ = ["Query", "callees", "callers", "check", "definition", "outline", "overrides",
-           "references", "subtypes", "supertypes", "target"]
+__all__ = ["Query", "callees", "callers", "check", "definition", "others", "outline",
+           "overrides", "references", "subtypes", "supertypes", "target"]
 
 CURSOR = "$0"
 
@@ -170,6 +170,17 @@ def callers(q: Query) -> Iterable[str]:
 
 def callees(q: Query) -> Iterable[str]:
     return _calls(q, "outgoing")
+
+
+def others(q: Query) -> Iterable[str]:
+    """What an answer about the cursor's definition leaves out of the uses of its name:
+    ``unresolved N, elsewhere M``."""
+    from codenav.query.references import other_uses
+
+    located = q.at()
+    assert located.node is not None
+    found = other_uses(q.reader, located.node, FileFilter(None))
+    yield f"unresolved {found.unresolved}, elsewhere {found.elsewhere}"
 
 
 def overrides(q: Query) -> Iterable[str]:

@@ -7,6 +7,7 @@ from tests.unit.query.check import (
     callees,
     callers,
     check,
+    others,
     overrides,
     references,
     subtypes,
@@ -294,6 +295,19 @@ def test_a_call_matched_by_name_is_marked_on_its_row() -> None:
     py:adapters.py#BaseAdapter.send @ sessions.py:9 [name]
     py:sessions.py#Session.close @ sessions.py:8
     ''')
+
+
+def test_an_answer_says_what_it_leaves_out_of_the_uses_of_its_name() -> None:
+    # the text check an agent runs after a references answer (grep the name, compare),
+    # answered from the map's rows: a socket's send is unresolved, Session.send is another
+    # definition, adapter.send is listed (matched by the variable's name)
+    socket = '''
+//- tests/low.py
+def serve(sock):
+    sock.send(b"x")
+'''
+    check(_adapters("base") + socket, others, "unresolved 1, elsewhere 0")
+    check(_adapters("session") + socket, others, "unresolved 1, elsewhere 1")
 
 
 def test_an_override_names_the_members_whose_uses_may_run_it() -> None:
