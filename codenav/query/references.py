@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
+from codenav.index.languages import languages
 from codenav.query.fresh import Freshness
 from codenav.query.imports import import_statements
 from codenav.query.live import ServerPlace
@@ -45,6 +46,11 @@ __all__ = [
     "server_references",
 ]
 
+
+# The languages whose macros are text the preprocessor pastes (their bodies parsed again:
+# ``reparse`` in language.toml): a use of such a macro is a use of what its body names, as a
+# compiler's references are (at the expansion). A Rust macro's body names what it names once.
+EXPANDING = tuple(lang.code for lang in languages() if lang.reparse)
 
 # A reference while a page is assembled: (line, col, kind, scope id, name, mark).
 _Row = tuple[int, int, str, int | None, str, str | None]
@@ -132,7 +138,8 @@ def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilte
             declared[other.path].append((other.name_line, other.name_col, "declaration",
                                          other.parent_id, other.name, None))
     counts = Counter({path: count for path, count in
-                      reader.uses_per_file(members, calls_of, declaration, False).items()
+                      reader.uses_per_file(members, calls_of, declaration, False,
+                                           EXPANDING).items()
                       if files(path)})
     for path, rows in declared.items():
         counts[path] += len(rows)
@@ -144,7 +151,8 @@ def _map_rows(reader: MapReader, side: _MapSide, paths: list[str],
     """The map's references in ``paths``, by position (guesses marked)."""
     found: dict[str, dict[tuple[int, int], _Row]] = {
         path: {(r[0], r[1]): r for r in side.declared.get(path, ())} for path in paths}
-    for hit in reader.uses_in(side.members, side.calls_of, paths, declaration, False):
+    for hit in reader.uses_in(side.members, side.calls_of, paths, declaration, False,
+                              EXPANDING):
         found[hit.path].setdefault((hit.line, hit.col), (
             hit.line, hit.col, hit.kind, hit.scope_id, hit.name,
             GUESSED if hit.guessed else None))

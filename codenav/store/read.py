@@ -490,11 +490,14 @@ class MapReader:
     @staticmethod
     def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
               paths: Sequence[str] | None = None, declarations: bool = True,
-              compiled_out: bool = True) -> tuple[str, list[object]]:
+              compiled_out: bool = True, expanding: Sequence[str] = ()
+              ) -> tuple[str, list[object]]:
         """SELECT ``columns`` of the references to ``targets`` and the calls of ``calls_of``
         (a constructor's class), in ``paths`` only when given; with its arguments.
         ``declarations``: with the references that are declarations (C prototypes);
-        ``compiled_out``: with those in lines the preprocessor compiles out (``regions``)."""
+        ``compiled_out``: with those in lines the preprocessor compiles out (``regions``);
+        ``expanding``: the languages whose macros' uses are uses of what their bodies name
+        (without ``compiled_out`` only)."""
         inside, inside_args = "", []
         if not declarations:
             inside = " AND r.kind != 'declaration'"
@@ -508,18 +511,25 @@ class MapReader:
         uses = (f"SELECT {columns} FROM refs r WHERE r.target_id IN "
                 f"(SELECT value FROM json_each(?)){inside}")
         args: list[object] = [json.dumps(list(targets)), *inside_args]
-        if not compiled_out:
+        if not compiled_out and expanding:
             # A use of a macro whose body names a target (through other macros, too) is a
             # use of the target where the macro is used outside a macro (as a compiler's
             # references are: at the expansion)
+            # — in the languages whose macros are text the preprocessor pastes (C, C++:
+            # their bodies are parsed again); a Rust macro's body names what it names once,
+            # as rust-analyzer's references say.
+            pasted = "(SELECT id FROM files WHERE lang IN (SELECT value FROM json_each(?)))"
             uses += (f" UNION ALL SELECT {columns} FROM refs r WHERE r.target_id IN ("
                      "WITH RECURSIVE m(id) AS (SELECT DISTINCT b.scope_id FROM refs b JOIN nodes "
                      "bn ON bn.id = b.scope_id WHERE b.target_id IN (SELECT value FROM "
-                     "json_each(?)) AND bn.kind = 'macro' UNION SELECT b.scope_id FROM refs b "
+                     f"json_each(?)) AND bn.kind = 'macro' AND bn.file_id IN {pasted} "
+                     "UNION SELECT b.scope_id FROM refs b "
                      "JOIN m ON b.target_id = m.id JOIN nodes bn ON bn.id = b.scope_id WHERE "
-                     "bn.kind = 'macro') SELECT id FROM m) AND NOT EXISTS (SELECT 1 FROM nodes s "
+                     f"bn.kind = 'macro' AND bn.file_id IN {pasted}) SELECT id FROM m) "
+                     "AND NOT EXISTS (SELECT 1 FROM nodes s "
                      f"WHERE s.id = r.scope_id AND s.kind = 'macro'){inside}")
-            args += [json.dumps(list(targets)), *inside_args]
+            pasting = json.dumps(list(expanding))
+            args += [json.dumps(list(targets)), pasting, pasting, *inside_args]
         if calls_of is not None:
             uses += (f" UNION ALL SELECT {columns} FROM refs r "
                      f"WHERE r.target_id = ? AND r.kind = 'call'{inside}")
@@ -527,25 +537,26 @@ class MapReader:
         return uses, args
 
     def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None,
-                      declarations: bool = True, compiled_out: bool = True
-                      ) -> dict[str, int]:
+                      declarations: bool = True, compiled_out: bool = True,
+                      expanding: Sequence[str] = ()) -> dict[str, int]:
         """Path -> how many distinct positions refer to any of ``targets`` (or call
         ``calls_of``): counted in SQL, so a symbol used thousands of times costs no more
         than the files it is used in."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col",
-                                declarations=declarations, compiled_out=compiled_out)
+                                declarations=declarations, compiled_out=compiled_out,
+                                expanding=expanding)
         return dict(self.conn.execute(
             f"SELECT f.path, count(DISTINCT (u.line << 24) + u.col) FROM ({uses}) u "
             "JOIN files f ON f.id = u.file_id GROUP BY u.file_id", args).fetchall())
 
     def uses_in(self, targets: Sequence[int], calls_of: int | None,
                 paths: Sequence[str] | None = None, declarations: bool = True,
-                compiled_out: bool = True) -> list[RefHit]:
+                compiled_out: bool = True, expanding: Sequence[str] = ()) -> list[RefHit]:
         """The references ``uses_per_file`` counts, in ``paths`` only when given."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col, r.name, "
                                                    "r.kind, r.scope_id, r.target_id, "
                                                    f"{_GUESSED} AS guessed", paths,
-                                declarations, compiled_out)
+                                declarations, compiled_out, expanding)
         rows = self.conn.execute(
             f"SELECT f.path, u.line, u.col, u.name, u.kind, u.scope_id, u.target_id, "
             f"u.guessed FROM ({uses}) u JOIN files f ON f.id = u.file_id", args)

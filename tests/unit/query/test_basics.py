@@ -462,3 +462,25 @@ def test_importers_are_the_files_whose_imports_name_the_module() -> None:
     src/requests/__init__.py:1
     src/requests/api.py:1
     ''')
+
+
+def test_a_rust_macro_body_names_what_it_names_once() -> None:
+    # ripgrep's globset: `toregex!` names Options in its body; its 200 invocations are no
+    # uses of Options (rust-analyzer counts the body's one) — a C macro's would be (pasted)
+    check('''
+    //- src/glob.rs
+    struct Opt$0ions { case: bool }
+
+    macro_rules! toregex {
+        ($name:ident) => {
+            let o = Options { case: true };
+        };
+    }
+
+    fn a() {
+        toregex!(one);
+        toregex!(two);
+    }
+    ''', references, '''
+    src/glob.rs:5:17 name toregex
+    ''')
