@@ -39,6 +39,7 @@ MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 MODULE = "<module>"  # what encloses a use at the top level of a file
 MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
+_OVERLOADABLE = frozenset({"function", "method", "constructor"})
 
 def parse_node_id(raw: str) -> tuple[str, str, str | None]:
     """(lang, path, qualified name or None); BAD_NODE_ID when ``raw`` is not an id."""
@@ -176,9 +177,28 @@ def _by_symbol(reader: MapReader, symbol: str, within: str | None = None) -> Loc
                              hint="map_search finds near names (camelCase and snake_case "
                                   "aware); the map may be stale (map_rebuild).")
     exact = [n for n in matches if n.qname == text]
-    ranked = exact + [n for n in matches if n not in exact]
+    ranked = _overloads_folded(exact + [n for n in matches if n not in exact])
     return Located(ranked[0], ranked[0].name, is_definition=True,
                    others=ranked[1:MAX_CANDIDATES], more=max(0, len(ranked) - MAX_CANDIDATES))
+
+
+def _overloads_folded(ranked: list[Node]) -> list[Node]:
+    """``ranked`` with the overloads of one function or method (one name in one scope:
+    Python's ``@overload`` stubs, TypeScript's signatures) as one definition, the first —
+    except where each overload is its own symbol (Java, C#, C++)."""
+    seen: set[tuple[int | None, str]] = set()
+    out = []
+    for node in sorted(ranked, key=lambda n: (n.path, n.line)):
+        lang = by_code(node.lang)
+        if node.kind in _OVERLOADABLE and not (lang is not None and
+                                               lang.overloads == "distinct"):
+            group = (node.parent_id, node.name)
+            if group in seen:
+                continue
+            seen.add(group)
+        out.append(node)
+    kept = {node.id for node in out}
+    return [node for node in ranked if node.id in kept]
 
 
 def _qualified_as(node: Node, text: str) -> bool:

@@ -484,3 +484,42 @@ def test_a_rust_macro_body_names_what_it_names_once() -> None:
     ''', references, '''
     src/glob.rs:5:17 name toregex
     ''')
+
+
+def _named(symbol: str) -> Callable[[Query], Iterable[str]]:
+    """The definitions ``symbol`` names: the first, then the others, one per line."""
+    def query(q: Query) -> Iterable[str]:
+        located = locate(q.ws, q.reader, q.fresh, symbol=symbol)
+        for each in located.each():
+            assert each.node is not None
+            yield each.node.nid
+    return query
+
+
+def test_overloads_are_one_definition_except_where_each_is_a_symbol() -> None:
+    # starlette's is_async_callable: two @overload stubs and the implementation are one
+    # function (its calls were answered three times over); Java's overloads are three
+    check('''
+    //- pkg/utils.py
+    import typing
+    @typing.overload
+    def is_async(obj: int) -> bool: ...
+    @typing.overload
+    def is_async(obj: str) -> bool: ...
+    def is_async(obj):
+        return False
+    //- web/a.ts
+    export function pick(a: string): string;
+    export function pick(a: number): number;
+    export function pick(a: any): any { return a; }
+    //- src/P.java
+    class P {
+        void put(int a) {}
+        void put(String a) {}
+    }
+    ''', lambda q: [*_named("is_async")(q), *_named("pick")(q), *_named("put")(q)], '''
+    py:pkg/utils.py#is_async
+    ts:web/a.ts#pick
+    java:src/P.java#P.put
+    java:src/P.java#P.put~2
+    ''')
