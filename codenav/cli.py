@@ -180,12 +180,14 @@ def _parser() -> argparse.ArgumentParser:
     warm.set_defaults(run=_cmd_warm)
 
     tools = commands.add_parser(
-        "tools", help="list the tools (codenav call TOOL --help: one tool's arguments)",
+        "tools", help="every tool (map_search, nav_references, ...) with its arguments and an "
+                      "example, in one screen: start here",
         description="List the tools an agent calls (the same as `codenav call --list`).")
     tools.set_defaults(run=_cmd_tools)
 
     call = commands.add_parser(
-        "call", help="call one tool and print its envelope as JSON", add_help=False,
+        "call", help="call one tool: codenav call nav_references '{\"symbol\": \"Cls.meth\"}'",
+        add_help=False,
         description="Call one tool, print its envelope (JSON). Exit 0 when ok, 1 when not, "
                     "2 when the command line is wrong (unknown tool, arguments not a JSON "
                     "object). `codenav call TOOL --help` lists the tool's arguments with an "
