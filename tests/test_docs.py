@@ -204,3 +204,17 @@ def test_links_stay_inside_the_repository_and_resolve(page: Path) -> None:
         assert where.is_relative_to(CHECKOUT), f"{page.name}: {link} leaves the repository"
         if anchor and where.suffix == ".md":
             assert anchor in _anchors(where), f"{page.name}: no heading #{anchor} in {where.name}"
+
+
+def test_architecture_names_every_module_and_no_module_that_is_gone() -> None:
+    """ARCHITECTURE.md describes each module of codenav/ by its file name (the module
+    systems of index/modules/ as a group) and names no file that does not exist."""
+    text = (CHECKOUT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    named = {name.rsplit("/", 1)[-1] for name in re.findall(r"`([\w/.]+\.py)`", text)}
+    modules = [path for path in (CHECKOUT / "codenav").rglob("*.py")
+               if path.name not in ("__init__.py", "__main__.py")
+               and path.parent.name != "modules"]
+    assert sorted(str(p.relative_to(CHECKOUT)) for p in modules if p.name not in named) == []
+    existing = {path.name for folder in ("codenav", "benchmarks", "scripts", "tests")
+                for path in (CHECKOUT / folder).rglob("*.py")}
+    assert sorted(named - existing) == []
