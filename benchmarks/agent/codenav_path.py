@@ -47,8 +47,9 @@ def calls_for(question: Question, language: str) -> list[tuple[str, dict[str, An
         return [("nav_references", {"symbol": target})]
     if kind == "callers":
         return [("nav_call_hierarchy", {"symbol": target, "direction": "incoming"})]
-    if kind == "subclasses":
-        return [("nav_type_hierarchy", {"symbol": target, "direction": "subtypes"})]
+    if kind == "subclasses":  # "direct or not": every level
+        return [("nav_type_hierarchy", {"symbol": target, "direction": "subtypes",
+                                        "depth": 10})]
     if kind == "members":
         return [("map_node", {"symbol": target, "kinds": MEMBER_KINDS[language]})]
     if kind == "params":

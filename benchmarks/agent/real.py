@@ -37,7 +37,7 @@ def _ratio(part: float, whole: float) -> str:
 
 def section() -> list[str]:
     data = runs()
-    lines = [TITLE, "", data["method"]]
+    lines = [TITLE, "", data["method"], "", data["summary"]]
     for run in data["runs"]:
         grep = run["arms"]["grep"]
         lines += ["", f"**Run {run['run']}** (codenav `{run['commit']}`): {run['questions']}."]
