@@ -18,6 +18,10 @@ __all__ = ["facts"]
 Position = tuple[str, int]
 
 
+# Fields that say something about an answer in words, never a row of it.
+_PROSE = frozenset({"unlisted", "note", "hint"})
+
+
 def facts(envelope: dict[str, Any]) -> tuple[set[str], set[Position]]:
     """Node ids and (file, line) positions anywhere in an answer."""
     ids: set[str] = set()
@@ -42,6 +46,8 @@ def _walk(value: Any, file: str | None, ids: set[str], positions: set[Position])
         if here and isinstance(value.get("line"), int):
             positions.add((here, value["line"]))
         for key, item in value.items():
+            if key in _PROSE:
+                continue
             if key == "references" and isinstance(item, dict):
                 _references(item, ids, positions)
             elif key in ("types", "calls") and isinstance(value.get("symbol"), str) and \

@@ -29,7 +29,7 @@ def tool_list() -> str:
         "else the map's; one call is enough) | \"lsp\" | \"map\".",
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
         "  References and callers say in \"unlisted\" what they leave out of the name's uses "
-        "in code (none: complete).",
+        "in code (\"none\": complete).",
         "",
     ]
     for tool in TOOLS:

@@ -247,13 +247,11 @@ def unlisted(others: OtherUses) -> str:
     check an agent would otherwise run with grep."""
     name, use = others.name, "call" if others.calls else "use"
     if not others.unresolved and not others.elsewhere:
-        return f"none: every {use} of {name!r} in code is listed"
+        return "none"  # every use of the name in code is listed
     if not others.unresolved:
-        return (f"none unresolved: the other {others.elsewhere} {use}(s) of {name!r} in code "
-                "are of other definitions so named")
-    return (f"{others.unresolved} {use}(s) of {name!r} in code the map could not resolve "
-            f"(a receiver of unknown type), {others.elsewhere} of other definitions so named: "
-            "map_search text:true lists the lines")
+        return f"none unresolved; {others.elsewhere} {use}(s) of other {name!r}"
+    return (f"{others.unresolved} {use}(s) of {name!r} unresolved (receiver of unknown type), "
+            f"{others.elsewhere} of other {name!r}: map_search text:true lists them")
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:
