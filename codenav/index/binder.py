@@ -384,7 +384,10 @@ class Binder:
                                    else (-1, None))
                     if member < 0 and len(chain) == 1 and self.lang.guess_members:
                         # the member's type may be unknown: then guess as for any local
-                        guess = f"V:{self.lang.code}:{name}::{chain[0]}|{self._any(chain[0])}"
+                        named = f"V:{self.lang.code}:{name}::{chain[0]}"
+                        guess = f"{named}|{self._any(chain[0])}"
+                        if key and named in key.split("|"):  # guessed by the field already
+                            guess = str(self._any(chain[0]))
                         key = f"{key}|{guess}" if key else guess
                     return member, key
                 found, where = self._lookup(head, scope)
@@ -575,9 +578,18 @@ class Binder:
         if not chain:
             return LOCAL, None
         if receiver[1] >= 0:
-            return self._member_chain(receiver[1], chain)
-        owner = self._owner_keys.get(scope)
-        return -1, extend_key(owner, chain) if owner else None
+            found, key = self._member_chain(receiver[1], chain)
+        else:
+            owner = self._owner_keys.get(scope)
+            found, key = -1, extend_key(owner, chain) if owner else None
+        if found < 0 and len(chain) == 2 and "()" not in chain and self.lang.guess_members \
+                and not self.lang.implicit_members:
+            # `self.key_field.m()`: a field whose type the map may not know (assigned what an
+            # unannotated function returns) is guessed from its name, after what the linker
+            # finds through its type
+            guess = f"V:{self.lang.code}:{chain[0]}::{chain[1]}"
+            key = f"{key}|{guess}" if key else guess
+        return found, key
 
     def _resolve(self, scope: int, name: str, qualifier: str | None) -> tuple[int, str | None]:
         if qualifier is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from bisect import bisect_left
 from collections import defaultdict
@@ -452,8 +453,13 @@ class Linker:
         if named or len(word) < 5:
             return _only(named)
         # none named so: the types named with it at the end (`adapter`: `BaseAdapter`,
-        # `HTTPAdapter`), when they are one class family — its root
-        return self._type_family_root(self._types_ending(word, family))
+        # `HTTPAdapter`), when they are one class family — its root; else with its last
+        # word at the end (`key_field`: `Field`, `String` …)
+        found = self._type_family_root(self._types_ending(word, family))
+        last = re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", variable.strip("_$"))[-1].lower()
+        if found is None and len(last) >= 5 and last != word:
+            found = self._type_family_root(self._types_ending(last, family))
+        return found
 
     def _types_ending(self, word: str, family: str) -> list[int]:
         """Types of a language family whose name ends in ``word`` (case aside)."""

@@ -352,3 +352,37 @@ def test_types_that_lead_round_a_circle_end() -> None:
     a.py:9:38 call Node.walk [name]
     b.py:2:19 call <module>
     ''')
+
+
+def test_a_field_of_unknown_type_is_guessed_by_its_name() -> None:
+    # marshmallow's Mapping: `self.key_field = resolve_field_instance(keys)` (an unannotated
+    # function) then `self.key_field._serialize(...)`: the field's name ends the names of one
+    # class family (Field, String …), so its root's member — marked, as a local's guess is
+    check('''
+    //- fields.py
+    def resolve_field_instance(cls_or_instance):
+        return cls_or_instance()
+
+
+    class Field:
+        def _seri$0alize(self, value):
+            return value
+
+
+    class String(Field):
+        pass
+
+
+    class Mapping(Field):
+        def __init__(self, keys):
+            self.key_field = resolve_field_instance(keys)
+            self.inner = resolve_field_instance(keys)
+
+        def _serialize(self, value):
+            a = self.key_field._serialize(value)
+            b = self.inner._serialize(value)
+            return Field._serialize(self, a)
+    ''', references, '''
+    fields.py:20:28 call Mapping._serialize [name]
+    fields.py:22:22 call Mapping._serialize
+    ''')
