@@ -196,7 +196,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="show the tool's arguments (or, without TOOL, this help)")
     call.add_argument("--list", action="store_true", help="list the tools")
     call.add_argument("tool", nargs="?", help="tool name, e.g. map_status")
-    call.add_argument("arguments", nargs="?", default="{}", help="arguments as a JSON object")
+    call.add_argument("arguments", nargs="*", help="arguments as a JSON object")
     _root_options(call, positional=False)
     call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
@@ -469,16 +469,30 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if tool is None:
         raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "
                           + ", ".join(t.name for t in TOOLS))
+    text = _one_argument(args.arguments)
     try:
-        arguments = json.loads(args.arguments)
+        arguments = json.loads(text)
     except json.JSONDecodeError as exc:
-        arguments = _unquoted(args.arguments)
+        arguments = _unquoted(text)
         if arguments is None:
             raise _UsageError(f"arguments are not valid JSON: {exc} (quote the object for "
                               "the shell: codenav call TOOL '{\"key\": \"value\"}')") from exc
     if not isinstance(arguments, dict):
         raise _UsageError("arguments must be a JSON object, e.g. '{\"query\": \"Parser\"}'")
     return _run_tool(args, args.tool, arguments)
+
+
+def _one_argument(words: list[str]) -> str:
+    """The JSON argument as typed: one word; or several the shell made of one object left
+    unquoted — split at its spaces (``{a: b}``), or by brace expansion at its commas
+    (``{"a":"b","c":"d"}`` arrives as ``a:b c:d``), joined back."""
+    if not words:
+        return "{}"
+    if len(words) == 1:
+        return words[0]
+    if words[0].lstrip().startswith("{"):
+        return " ".join(words)
+    return "{" + ",".join(words) + "}"
 
 
 _UNQUOTED_TOKEN = re.compile(r"\s*([{}\[\],:]|[^{}\[\],:\s][^{}\[\],:]*)")

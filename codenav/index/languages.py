@@ -65,6 +65,9 @@ class Language:
     # (Java, C#, C++); "signatures": overload signatures of one symbol (TypeScript). Either
     # way a call reaches the one whose parameters fit its arguments (index/overloads.py)
     overloads: str = ""
+    # callables of one name in one scope are distinct symbols without being overloads
+    # (Rust: the `fmt` of `impl Display` and of `impl Debug`): never folded into one
+    distinct_namesakes: bool = False
     # macros the preprocessor defines before any file (a value; False: known undefined)
     predefined: tuple[tuple[str, int | bool], ...] = ()
     # (node type, kind): names written in such a node live apart (C's `struct P` tags)
@@ -140,6 +143,7 @@ def languages() -> tuple[Language, ...]:
             tags=tuple(sorted(row.get("tags", {}).items())),
             predefined=tuple(sorted(row.get("predefined", {}).items())),
             overloads=str(row.get("overloads", "")),
+            distinct_namesakes=bool(row.get("distinct_namesakes", False)),
             implementor_kinds=frozenset(row.get("implementor_kinds", ())),
             reparse=tuple(sorted(row.get("reparse", {}).items())),
             claims=tuple((ending, re.compile(pattern.encode())) for ending, pattern

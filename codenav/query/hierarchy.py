@@ -128,11 +128,17 @@ def merged_calls(server: list[Call], mapped: list[Call], incoming: bool) -> list
     if incoming:
         server = _innermost(server, mapped)
     nodes = {call.other.node.id for call in server if call.other.node is not None}
-    sites = {(site.path, site.line) for call in server for site in call.sites}
+    # a caller is one per call site's line; a line holds several callees (`len(a.send(x))`):
+    # outgoing calls are told apart by their column
+    sites = {_site_key(site, incoming) for call in server for site in call.sites}
     extra = [replace(call, mark=call.mark or MAP_ONLY) for call in mapped
              if (call.other.node is None or call.other.node.id not in nodes)
-             and not any((site.path, site.line) in sites for site in call.sites)]
+             and not any(_site_key(site, incoming) in sites for site in call.sites)]
     return [*server, *extra]
+
+
+def _site_key(site: Site, incoming: bool) -> tuple[str, int, int]:
+    return (site.path, site.line, 0 if incoming else site.col)
 
 
 def _innermost(server: list[Call], mapped: list[Call]) -> list[Call]:
@@ -157,8 +163,16 @@ def _innermost(server: list[Call], mapped: list[Call]) -> list[Call]:
         if keep:
             out.append(call if len(keep) == len(call.sites) else replace(call, sites=tuple(keep)))
     for call in mapped:
-        if call.other.node is not None and call.other.node.id in moved:
-            out.append(replace(call, sites=tuple(moved[call.other.node.id]), mark=None))
+        node = call.other.node
+        if node is None or node.id not in moved:
+            continue
+        at = next((i for i, kept in enumerate(out)  # the server named it too: one row
+                   if kept.other.node is not None and kept.other.node.id == node.id), None)
+        if at is None:
+            out.append(replace(call, sites=tuple(moved[node.id]), mark=None))
+        else:
+            out[at] = replace(out[at], sites=tuple(sorted(
+                {*out[at].sites, *moved[node.id]}, key=lambda s: (s.path, s.line, s.col))))
     return out
 
 

@@ -185,13 +185,13 @@ def _by_symbol(reader: MapReader, symbol: str, within: str | None = None) -> Loc
 def _overloads_folded(ranked: list[Node]) -> list[Node]:
     """``ranked`` with the overloads of one function or method (one name in one scope:
     Python's ``@overload`` stubs, TypeScript's signatures) as one definition, the first —
-    except where each overload is its own symbol (Java, C#, C++)."""
+    except where each is its own symbol (Java, C#, C++ overloads; Rust's trait impls)."""
     seen: set[tuple[int | None, str]] = set()
     out = []
     for node in sorted(ranked, key=lambda n: (n.path, n.line)):
         lang = by_code(node.lang)
-        if node.kind in _OVERLOADABLE and not (lang is not None and
-                                               lang.overloads == "distinct"):
+        if node.kind in _OVERLOADABLE and not (lang is not None and (
+                lang.overloads == "distinct" or lang.distinct_namesakes)):
             group = (node.parent_id, node.name)
             if group in seen:
                 continue
@@ -319,8 +319,9 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
 
 def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:
     """The members ``node`` overrides that references reach, with their counts — where its
-    language's references do not already include them (Python: a call through a base
-    class's type is the base method's reference, and may run this one)."""
+    language's references do not already take in a member's family (all but TypeScript: a
+    call through a base class's type is the base method's reference, and may run this
+    one)."""
     lang = by_code(node.lang)
     if node.kind not in MEMBER_KINDS or (lang is not None and lang.related_members):
         return []

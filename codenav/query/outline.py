@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from codenav.index.languages import by_code
 from codenav.store.read import Node
 
 __all__ = ["Entry", "asked_kinds", "entries", "one_per_overload"]
@@ -65,7 +66,8 @@ def one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
     kept: list[Entry] = []
     for entry in found:
         node = entry.node
-        if node.kind in _CALLABLE:
+        lang = by_code(node.lang)
+        if node.kind in _CALLABLE and not (lang is not None and lang.distinct_namesakes):
             group = (node.parent_id, node.name)
             if group in first:
                 counts[node.name] = counts.get(node.name, 1) + 1

@@ -176,8 +176,8 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
 @dataclass(frozen=True, slots=True)
 class OtherUses:
     """The uses of a definition's name in code that an answer does not list: ``unresolved``
-    (the map could not tell what they mean: a receiver of unknown type) and ``elsewhere``
-    (they mean another definition so named)."""
+    (the map could not tell what they mean, or only guessed it: a receiver of unknown type)
+    and ``elsewhere`` (they mean another definition so named)."""
 
     name: str
     unresolved: int
@@ -191,10 +191,10 @@ def other_uses(reader: MapReader, node: Node, files: FileFilter,
     name: the text check an agent would run, from the map's rows (no comments or strings)."""
     targets = [other.id for other in declarations_of(reader, node)] + constructors(reader, node)
     unresolved = elsewhere = 0
-    for path, line, target in reader.name_uses(node.name, targets, calls):
+    for path, line, target, guessed in reader.name_uses(node.name, targets, calls):
         if not files(path) or (path, line) in listed:
             continue
-        if target is None:
+        if target is None or guessed:  # a guess for another definition tells nothing
             unresolved += 1
         else:
             elsewhere += 1

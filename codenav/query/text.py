@@ -13,7 +13,7 @@ from codenav.query.locate import FileFilter
 from codenav.query.source import CODE_LINE, file_lines
 from codenav.store.read import MapReader
 
-__all__ = ["TextHit", "TextPage", "text_search"]
+__all__ = ["TextHit", "TextPage", "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -40,13 +40,15 @@ class TextPage:
     partial: bool
 
 
-def text_search(reader: MapReader, root: Path, needle: str, files: FileFilter,
-                lang: str | None = None, ignore_case: bool = False) -> TextPage:
-    """Lines containing ``needle`` in the map's files (``files`` and ``lang`` narrow them),
-    in path then line order."""
-    paths = [path for path, file_lang, *_ in reader.files_under("")
-             if files(path) and (lang is None or file_lang == lang)]
-    wanted = needle.lower() if ignore_case else needle
+def text_files(reader: MapReader, files: FileFilter, lang: str | None = None) -> list[str]:
+    """The map's files a text search reads (``files`` and ``lang`` narrow them), by path."""
+    return [path for path, file_lang, *_ in reader.files_under("")
+            if files(path) and (lang is None or file_lang == lang)]
+
+
+def text_search(root: Path, paths: list[str], needle: str) -> TextPage:
+    """Lines containing ``needle`` in ``paths`` (``text_files``), in path then line order:
+    no map access, so that it can run off the event loop."""
     hits: list[TextHit] = []
     total = searched = scanned = 0
     started = time.monotonic()
@@ -56,7 +58,7 @@ def text_search(reader: MapReader, root: Path, needle: str, files: FileFilter,
         searched += 1
         for number, text in enumerate(file_lines(root, path), 1):
             scanned += len(text) + 1
-            if wanted not in (text.lower() if ignore_case else text):
+            if needle not in text:
                 continue
             total += 1
             if len(hits) < MAX_HITS:

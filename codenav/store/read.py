@@ -449,17 +449,20 @@ class MapReader:
         return list(map(ImportSite._make, rows))
 
     def name_uses(self, name: str, exclude: Sequence[int], calls: bool = False,
-                  limit: int = 10_000) -> list[tuple[str, int, int | None]]:
-        """(path, line, target) of the uses of the name ``name`` in code that do not reach
-        ``exclude`` (unresolved: target None), calls only when ``calls``."""
+                  limit: int = 10_000) -> list[tuple[str, int, int | None, bool]]:
+        """(path, line, target, matched by name alone) of the uses of the name ``name`` in
+        code that do not reach ``exclude`` (unresolved: target None) — calls only when
+        ``calls``; not imports, exports or declarations (a name's other spellings)."""
         rows = self.conn.execute(
-            "SELECT f.path, r.line, r.target_id FROM refs r JOIN files f ON f.id = r.file_id "
-            "WHERE r.name = ? AND r.kind != 'declaration' "
+            f"SELECT f.path, r.line, r.target_id, {_GUESSED} FROM refs r "
+            "JOIN files f ON f.id = r.file_id WHERE r.name = ? "
+            "AND r.kind NOT IN ('declaration', 'import', 'export') "
             + ("AND r.kind = 'call' " if calls else "")
             + "AND (r.target_id IS NULL OR r.target_id NOT IN "
             "(SELECT value FROM json_each(?))) LIMIT ?",
             (name, json.dumps(list(exclude)), limit))
-        return [(str(path), int(line), target) for path, line, target in rows]
+        return [(str(path), int(line), target, bool(guessed))
+                for path, line, target, guessed in rows]
 
     def imports_keyed(self, patterns: Sequence[str]) -> list[ImportSite]:
         """Every import (a name, a wildcard, a re-export) whose key is LIKE one of

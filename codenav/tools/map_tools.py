@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Literal
 
+import anyio
 from pydantic import Field, model_validator
 
 from codenav.config import read_toml
@@ -17,7 +18,7 @@ from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_
 from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
-from codenav.query.text import text_search
+from codenav.query.text import text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.render import anchor, hub, listed, outline_answer, related, text_answer
@@ -180,8 +181,10 @@ class SearchParams(ToolParams):
 async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
     if params.text:
-        lines = text_search(reader, ws.root, params.query, FileFilter(params.fileFilter),
-                            params.lang)
+        paths = text_files(reader, FileFilter(params.fileFilter), params.lang)
+        # up to MAX_SCAN_S of reading files: off the event loop, which serves other calls
+        lines = await anyio.to_thread.run_sync(
+            lambda: text_search(ws.root, paths, params.query))
         ctx.fresh.check({hit.path for hit in lines.hits[params.offset:]})
         return text_answer(lines, params.query, params.offset,
                            Page("map_search", params.continuation(), params.offset))

@@ -280,6 +280,7 @@ NAV_REFERENCES = ToolSpec(
     params=ReferencesParams, handler=nav_references,
     arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
               "`detail?`",
-    returns="total, `references` by file (· files by reference count, then path)",
+    returns="total, `references` by file (· files by reference count, then path), "
+            "`unlisted`: the name's uses in code left out (none: complete)",
     example={"symbol": "Session.request", "fileFilter": "src/"},
 )

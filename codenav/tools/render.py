@@ -567,6 +567,9 @@ def text_answer(page: TextPage, query: str, offset: int, next_page: Page) -> Ans
     if page.partial:
         warnings.append(f"searched {page.files} of {page.candidates} files before the "
                         "search's bound: narrow with fileFilter or lang")
+    if page.total > len(page.hits):  # lines beyond those kept are counted, never paged to
+        warnings.append(f"only the first {len(page.hits):,} of {page.total:,} lines can be "
+                        "listed: narrow with fileFilter or lang")
     if not page.total:
         warnings.append(f"no code line in the map's {page.files} files holds {query!r} "
                         "(the map holds source files only, not docs)")
@@ -574,8 +577,7 @@ def text_answer(page: TextPage, query: str, offset: int, next_page: Page) -> Ans
     folder = dirname(first)
     cut = Cut("lines", ("results", EVERY),
               f"Pass fileFilter:'{folder}/' to scope results" if folder else
-              "Pass fileFilter to scope results", page=next_page,
-              omitted=max(0, page.total - len(page.hits)))
+              "Pass fileFilter to scope results", page=next_page)
     return Answer(data, cuts=[cut], warnings=warnings)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 from pathlib import Path
 
 from tests.conftest import run_codenav, write_tree
@@ -48,12 +50,20 @@ def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> N
     # outer quotes reaches codenav as {query:Circle,kinds:[class]}: agents do it often
     root = write_tree(tmp_path / "repo", FILES)
     assert run_codenav("index", root).returncode == 0
-    done = run_codenav("call", "map_search", "{query:Circle,kinds:[class],tokenBudget:300}",
-                       "--root", root)
+    # typed into bash: brace expansion splits it at its commas, quote removal takes the rest
+    typed = "codenav call map_search {\"query\":\"Circle\",\"kinds\":[\"class\",\"method\"]," \
+            "\"tokenBudget\":300} --root " + shlex.quote(str(root))
+    words = subprocess.run(["bash", "-c", 'printf "%s\\n" ' + typed.split(" ", 1)[1]],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert words[2:5] == ["query:Circle", "kinds:[class", "method]"], words
+    done = run_codenav(*words)
     assert done.returncode == 0, done.stderr
     envelope = json.loads(done.stdout)
     assert envelope["data"]["results"] and "Circle" in envelope["data"]["results"][0]
     assert envelope["tokenBudget"]["requested"] == 300
+    # one object with spaces, unquoted: split at them
+    spaced = run_codenav("call", "map_search", "{query:", "Circle}", "--root", root)
+    assert spaced.returncode == 0 and "Circle" in spaced.stdout, spaced.stderr
     # a string the shell left quotes in is not guessed at
     half = run_codenav("call", "map_search", '{query:"Circle}', "--root", root)
     assert half.returncode == 2 and "quote the object for the shell" in half.stderr

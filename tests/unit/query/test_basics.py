@@ -517,9 +517,21 @@ def test_overloads_are_one_definition_except_where_each_is_a_symbol() -> None:
         void put(int a) {}
         void put(String a) {}
     }
-    ''', lambda q: [*_named("is_async")(q), *_named("pick")(q), *_named("put")(q)], '''
+    //- src/show.rs
+    use std::fmt;
+    struct Foo;
+    impl fmt::Display for Foo {
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }
+    }
+    impl fmt::Debug for Foo {
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }
+    }
+    ''', lambda q: [*_named("is_async")(q), *_named("pick")(q), *_named("put")(q),
+                   *_named("Foo.fmt")(q)], '''
     py:pkg/utils.py#is_async
     ts:web/a.ts#pick
     java:src/P.java#P.put
     java:src/P.java#P.put~2
+    rs:src/show.rs#Foo.fmt
+    rs:src/show.rs#Foo.fmt~2
     ''')

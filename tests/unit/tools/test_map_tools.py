@@ -315,6 +315,14 @@ def test_text_search_is_grep_over_the_mapped_code(tmp_path: Path,
     assert shown + sum(len(rows) for rows in rest["data"]["results"].values()) == 64
     none = call(ws, "map_search", {"query": "no such text", "text": True})
     assert none["data"]["results"] == {} and "no code line" in none["warnings"][0]
+    # lines beyond those one search keeps are counted, said, and never paged to
+    monkeypatch.setattr("codenav.query.text.MAX_HITS", 40)
+    kept = call(ws, "map_search", {"query": "send(", "text": True, "tokenBudget": 5000})
+    assert sum(len(rows) for rows in kept["data"]["results"].values()) == 40
+    assert kept["data"]["total"] == 64 and "dropped" not in kept, kept
+    assert any("only the first 40 of 64 lines" in w for w in kept["warnings"])
+    beyond = call(ws, "map_search", {"query": "send(", "text": True, "offset": 40})
+    assert beyond["data"]["results"] == {} and "dropped" not in beyond
     # a bound on what one search reads stops it, and says so
     monkeypatch.setattr("codenav.query.text.MAX_SCAN_BYTES", 10)
     bounded = call(ws, "map_search", {"query": "send", "text": True})
