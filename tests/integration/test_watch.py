@@ -166,9 +166,17 @@ def test_codenav_mcp_follows_an_edit(tmp_path: Path) -> None:
                     break
                 assert time.monotonic() < deadline, envelope
                 await anyio.sleep(0.05)
-            status = await session.call_tool("map_status", {})
-            watcher = (status.structured_content or {})["data"]["watcher"]
-            assert watcher["state"] == "watching" and watcher["batches"] >= 1
+            # the answer may come from the query's own read-your-writes refresh, before the
+            # watcher's debounced batch: wait for the batch too
+            deadline = time.monotonic() + 10
+            while True:
+                status = await session.call_tool("map_status", {})
+                watcher = (status.structured_content or {})["data"]["watcher"]
+                if watcher["batches"] >= 1:
+                    break
+                assert time.monotonic() < deadline, watcher
+                await anyio.sleep(0.05)
+            assert watcher["state"] == "watching"
 
     anyio.run(scenario)
 
