@@ -182,23 +182,25 @@ class OtherUses:
     name: str
     unresolved: int
     elsewhere: int
-    calls: bool = False  # calls only
+    kind: str | None = None  # of these uses only: "call", "inheritance"
 
 
 def other_uses(reader: MapReader, node: Node, files: FileFilter,
-               listed: Collection[tuple[str, int]] = (), calls: bool = False) -> OtherUses:
-    """What an answer about ``node``'s references (or calls) leaves out of the uses of its
-    name: the text check an agent would run, from the map's rows (no comments or strings)."""
+               listed: Collection[tuple[str, int]] = (), kind: str | None = None
+               ) -> OtherUses:
+    """What an answer about ``node``'s references (calls, subtypes: uses of ``kind``)
+    leaves out of the uses of its name: the text check an agent would run, from the map's
+    rows (no comments or strings)."""
     targets = [other.id for other in declarations_of(reader, node)] + constructors(reader, node)
     unresolved = elsewhere = 0
-    for path, line, target, guessed in reader.name_uses(node.name, targets, calls):
+    for path, line, target, guessed in reader.name_uses(node.name, targets, kind):
         if not files(path) or (path, line) in listed:
             continue
         if target is None or guessed:  # a guess for another definition tells nothing
             unresolved += 1
         else:
             elsewhere += 1
-    return OtherUses(node.name, unresolved, elsewhere, calls)
+    return OtherUses(node.name, unresolved, elsewhere, kind)
 
 
 def module_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,

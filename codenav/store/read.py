@@ -448,19 +448,20 @@ class MapReader:
             (json.dumps(list(targets)),))
         return list(map(ImportSite._make, rows))
 
-    def name_uses(self, name: str, exclude: Sequence[int], calls: bool = False,
+    def name_uses(self, name: str, exclude: Sequence[int], kind: str | None = None,
                   limit: int = 10_000) -> list[tuple[str, int, int | None, bool]]:
         """(path, line, target, matched by name alone) of the uses of the name ``name`` in
-        code that do not reach ``exclude`` (unresolved: target None) — calls only when
-        ``calls``; not imports, exports or declarations (a name's other spellings)."""
+        code that do not reach ``exclude`` (unresolved: target None) — of ``kind`` only
+        when given (``call``, ``inheritance``); not imports, exports or declarations (a
+        name's other spellings)."""
         rows = self.conn.execute(
             f"SELECT f.path, r.line, r.target_id, {_GUESSED} FROM refs r "
             "JOIN files f ON f.id = r.file_id WHERE r.name = ? "
             "AND r.kind NOT IN ('declaration', 'import', 'export') "
-            + ("AND r.kind = 'call' " if calls else "")
+            + ("AND r.kind = ? " if kind else "")
             + "AND (r.target_id IS NULL OR r.target_id NOT IN "
             "(SELECT value FROM json_each(?))) LIMIT ?",
-            (name, json.dumps(list(exclude)), limit))
+            (name, *([kind] if kind else []), json.dumps(list(exclude)), limit))
         return [(str(path), int(line), target, bool(guessed))
                 for path, line, target, guessed in rows]
 

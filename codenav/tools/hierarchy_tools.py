@@ -80,7 +80,7 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
             section["unlisted"] = unlisted(other_uses(reader, candidate.node, FileFilter(None),
-                                                      sites, calls=True))
+                                                      sites, kind="call"))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
@@ -149,8 +149,14 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         warnings += deeper_types_warning(deeper, params.direction, exact=source == "map")
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)
                   if candidate.node is not None else candidate.name)
-        sections.append(types_section(symbol, [t for t in types if t.level <= params.depth],
-                                      params.detail, ctx.fresh, candidate.node))
+        section = types_section(symbol, [t for t in types if t.level <= params.depth],
+                                params.detail, ctx.fresh, candidate.node)
+        if params.direction == "subtypes" and candidate.node is not None:
+            # classes naming it among their bases the map could not link (the grep check)
+            bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
+            section["unlisted"] = unlisted(other_uses(reader, candidate.node, FileFilter(None),
+                                                      bases, kind="inheritance"))
+        sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
         if params.detail == "full":

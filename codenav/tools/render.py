@@ -245,13 +245,21 @@ def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[st
 def unlisted(others: OtherUses) -> str:
     """What an answer leaves out of the uses of its name in code, said in one line: the
     check an agent would otherwise run with grep."""
-    name, use = others.name, "call" if others.calls else "use"
-    if not others.unresolved and not others.elsewhere:
-        return "none"  # every use of the name in code is listed
-    if not others.unresolved:
-        return f"none unresolved; {others.elsewhere} {use}(s) of other {name!r}"
-    return (f"{others.unresolved} {use}(s) of {name!r} unresolved (receiver of unknown type), "
-            f"{others.elsewhere} of other {name!r}: map_search text:true lists them")
+    name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
+    if others.kind == "inheritance":
+        if not unresolved and not elsewhere:
+            return f"none: every class with {name!r} among its bases in code is here"
+        if not unresolved:
+            return f"none unresolved; {elsewhere} class(es) derive from another {name!r}"
+        return (f"{unresolved} class(es) name a {name!r} the map cannot tell among their "
+                f"bases, {elsewhere} another {name!r}: map_search text:true lists them")
+    use = "call" if others.kind == "call" else "use"
+    if not unresolved and not elsewhere:
+        return f"none: every {use} of {name!r} in code is here"
+    if not unresolved:
+        return f"none unresolved; {elsewhere} {use}(s) of other {name!r}"
+    return (f"{unresolved} {use}(s) of {name!r} unresolved (the map cannot tell which "
+            f"{name!r}), {elsewhere} of other {name!r}: map_search text:true lists them")
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:

@@ -250,6 +250,14 @@ def test_subtypes_are_direct_unless_a_depth_is_asked_and_deeper_ones_are_counted
     whole = call(ws, "nav_type_hierarchy", {"symbol": "Expr", "direction": "subtypes",
                                             "depth": 10})
     assert whole["data"]["total"] == 4 and "warnings" not in whole
+    # the grep check, answered: no other class names Expr among its bases
+    assert direct["data"]["unlisted"] == \
+        "none: every class with 'Expr' among its bases in code is here"
+    (root / "other.py").write_text("import ext\n\n\nclass Foreign(ext.Expr):\n    pass\n")
+    index_tree(root)
+    foreign = call(ws, "nav_type_hierarchy", {"symbol": "Expr", "direction": "subtypes"})
+    assert foreign["data"]["unlisted"].startswith(
+        "1 class(es) name a 'Expr' the map cannot tell among their bases"), foreign
 
 
 def test_an_import_row_has_code_only_when_it_renames(tmp_path: Path) -> None:
