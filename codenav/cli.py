@@ -541,6 +541,12 @@ def _unquoted(text: str) -> Any:
             return items
         if token in ("", "}", "]", ",", ":"):
             raise ValueError(token)
+        # a string may hold colons (an id: ts:src/a.ts#A.m): they are its own up to a
+        # comma or a closing bracket
+        while position + 1 < len(tokens) and tokens[position] == ":" and \
+                tokens[position + 1] not in ("{", "}", "[", "]", ",", ":"):
+            token += ":" + tokens[position + 1]
+            position += 2
         if token in ("true", "false", "null"):
             return json.loads(token)
         if re.fullmatch(r"-?\d+", token):

@@ -64,6 +64,10 @@ def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> N
     # one object with spaces, unquoted: split at them
     spaced = run_codenav("call", "map_search", "{query:", "Circle}", "--root", root)
     assert spaced.returncode == 0 and "Circle" in spaced.stdout, spaced.stderr
+    # an id keeps its colons
+    by_id = run_codenav("call", "map_node", "{id:py:lib/shapes.py#Circle}", "--root", root)
+    assert by_id.returncode == 0 and json.loads(by_id.stdout)["data"]["id"] == \
+        "py:lib/shapes.py#Circle", by_id.stdout
     # a string the shell left quotes in is not guessed at
     half = run_codenav("call", "map_search", '{query:"Circle}', "--root", root)
     assert half.returncode == 2 and "quote the object for the shell" in half.stderr
