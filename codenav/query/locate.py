@@ -30,7 +30,7 @@ from codenav.workspace import Workspace
 
 __all__ = ["GUESSED", "MAP_ONLY", "MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID",
            "FileFilter", "Located", "constructed", "constructors", "declarations_of",
-           "family", "find_node", "locate", "mapped_file", "overridden",
+           "family", "find_node", "locate", "mapped_file", "overloads_of", "overridden",
            "parse_node_id", "references_of", "scope_names"]
 
 GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
@@ -326,6 +326,16 @@ def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:
     if node.kind not in MEMBER_KINDS or (lang is not None and lang.related_members):
         return []
     return [(other, count) for other, count in reader.overridden(node) if count]
+
+
+def overloads_of(reader: MapReader, node: Node) -> list[Node]:
+    """A function's or method's declarations of one name in its scope, itself included, in
+    source order (Python's ``@overload`` stubs and their implementation, TypeScript's
+    signatures, Java's overloads) — [] when it has no namesake."""
+    if node.kind not in _OVERLOADABLE:
+        return []
+    found = [other for other in reader.family(node) if other.kind in _OVERLOADABLE]
+    return sorted(found, key=lambda n: n.line) if len(found) > 1 else []
 
 
 def _same_declaration(other: Node, node: Node) -> bool:

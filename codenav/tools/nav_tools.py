@@ -15,7 +15,7 @@ from pydantic import Field
 from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.query.definitions import hover_text, map_definitions, unresolved
 from codenav.query.live import Live, ask_at, places, position_request
-from codenav.query.locate import FileFilter, Located, declarations_of, overridden
+from codenav.query.locate import FileFilter, Located, declarations_of, overloads_of, overridden
 from codenav.query.references import (
     ReferencePage,
     map_references,
@@ -34,6 +34,7 @@ from codenav.tools.render import (
     map_hover,
     mark_warnings,
     more_warning,
+    overload_rows,
     overridden_warning,
     references_answer,
     references_section,
@@ -227,6 +228,8 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     live = await ask_at(ws, located, params.source, "hover", lambda target: position_request(
         target, T.TEXT_DOCUMENT_HOVER, lambda uri: T.HoverParams(**target.at(uri))))
     warnings = fallback_notes(ws, live.fallback)
+    # every declaration of an overloaded function, by line: the hover is one of them
+    overloads = overloads_of(reader, located.node) if located.node is not None else []
     if live.answered:
         text = hover_text(live.result)
         if text or located.node is None or params.source == "lsp":
@@ -235,6 +238,8 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
                 data["id"] = located.node.nid
                 fresh.check({located.node.path})
                 fresh.mark(data, located.node.path)
+            if overloads:
+                data["overloads"] = overload_rows(overloads)
             if not text:
                 warnings.append("the language server has nothing to show here")
             return Answer(data, elide=("hover",), warnings=warnings)
@@ -245,6 +250,8 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     fresh.check({node.path})
     data = {"symbol": located.name,
             "hover": map_hover(node, reader.parent(node), params.detail, fresh), "source": "map"}
+    if overloads:
+        data["overloads"] = overload_rows(overloads)
     return Answer(data, warnings=warnings)
 
 

@@ -44,12 +44,12 @@ from codenav.tools.rows import (
 from codenav.workspace import Workspace
 
 __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warning",
-           "diagnostic_row",
-           "edit_rows", "fallback_notes", "freshness_warnings", "guessed_calls_warning",
-           "hub", "listed", "map_hover", "mark_warnings", "more_warning",
-           "outline_answer", "overridden_warning", "references_answer", "references_cut",
-           "references_section", "related", "relinking", "server_definition",
-           "several_warning", "summary", "text_answer", "types_section", "unlisted"]
+           "diagnostic_row", "edit_rows", "fallback_notes", "freshness_warnings",
+           "guessed_calls_warning", "hub", "listed", "map_hover", "mark_warnings",
+           "more_warning", "outline_answer", "overload_rows", "overridden_warning",
+           "references_answer", "references_cut", "references_section", "related",
+           "relinking", "server_definition", "several_warning", "summary",
+           "text_answer", "types_section", "unlisted"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -437,6 +437,13 @@ def map_hover(node: Node, parent: Node | None, detail: Detail, fresh: Freshness
     if parent is not None and parent.kind != "module":
         out["parent"] = parent.nid
     return fresh.mark(out, node.path)
+
+
+def overload_rows(nodes: Sequence[Node]) -> list[str]:
+    """A function's declarations of one name as ``<line> | <signature>`` rows, in source
+    order (the implementation of Python's ``@overload`` stubs is the last)."""
+    return [f"{node.name_line} | {bare_signature(one_line(node.signature), node.name)}"
+            for node in nodes]
 
 
 # ----------------------------------------------------------------------- hierarchies

@@ -335,3 +335,23 @@ def test_text_search_is_grep_over_the_mapped_code(tmp_path: Path,
     monkeypatch.setattr("codenav.query.text.MAX_SCAN_BYTES", 10)
     bounded = call(ws, "map_search", {"query": "send", "text": True})
     assert any("searched 1 of 4 files" in w for w in bounded["warnings"]), bounded
+
+
+def test_a_hover_of_an_overloaded_function_lists_every_declaration(tmp_path: Path) -> None:
+    """pluggy's HookimplMarker.__call__ (run 7): two @overload stubs and the implementation;
+    a hover lists all three by line, so the implementation's parameters are one call away."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "m.py").write_text(
+        "from typing import overload\n\n\nclass Marker:\n    @overload\n"
+        "    def __call__(self, f: int) -> int: ...\n\n    @overload\n"
+        "    def __call__(self, f: None = ...) -> str: ...\n\n"
+        "    def __call__(self, f=None, *, wrapper=False):\n        return f\n")
+    index_tree(root)
+    ws = Workspace(root)
+    hover = call(ws, "nav_hover", {"symbol": "Marker.__call__", "source": "map"})
+    assert hover["data"]["overloads"] == [
+        "6 | (self, f: int) -> int", "9 | (self, f: None = ...) -> str",
+        "11 | (self, f=None, *, wrapper=False)"], hover
+    plain = call(ws, "nav_hover", {"symbol": "Marker", "source": "map"})
+    assert "overloads" not in plain["data"]
