@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 __all__ = [
+    "CALLABLE_KINDS",
     "Definition",
     "FileFacts",
     "Import",
@@ -17,6 +18,10 @@ __all__ = [
     "RefRow",
     "node_id",
 ]
+
+
+# The kinds of definition that are called (and of one name, may be overloads).
+CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 
 
 class Definition(NamedTuple):

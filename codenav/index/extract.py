@@ -23,7 +23,7 @@ from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.overloads import Call, best
 from codenav.index.recover import problems, recover
-from codenav.model import Definition, Import, Problem, RefRow, node_id
+from codenav.model import CALLABLE_KINDS, Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
 
 __all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at"]
@@ -175,7 +175,6 @@ _MAX_CHAIN = 4000
 _LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
 LITERAL_RECEIVER = "="
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
-_CALLABLE = frozenset({"function", "method", "constructor"})
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
 # XML documentation tags around a summary (C# ``/// <summary>…</summary>``).
@@ -874,7 +873,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
     receivers = dict(binder.lang.receivers)
     methods: dict[tuple[int, str], int] = {}
     for i, d in enumerate(defs):
-        if d.kind in _CALLABLE and d.parent >= 0:
+        if d.kind in CALLABLE_KINDS and d.parent >= 0:
             methods.setdefault((d.parent, d.name), i)
     overloads = binder.lang.overloads
     namesakes: dict[tuple[int, str], list[int]] = {}
@@ -947,7 +946,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                     target, key = longer, None
                 elif longer_key:
                     key = f"{key}|{longer_key}" if key else longer_key
-            if kind == "call" and target >= 0 and defs[target].kind not in _CALLABLE:
+            if kind == "call" and target >= 0 and defs[target].kind not in CALLABLE_KINDS:
                 # a field and a method of one name (Java): the call means the method
                 target = methods.get((defs[target].parent, defs[target].name), target)
             if overloads and (target >= 0 or key is not None):
@@ -1045,10 +1044,10 @@ def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]
     else:
         candidates = namesakes.get((d.parent, d.name), [])
     if call is None:
-        if len(candidates) > 1 and d.kind in _CALLABLE:
-            return next((i for i in candidates if defs[i].kind not in _CALLABLE), target)
+        if len(candidates) > 1 and d.kind in CALLABLE_KINDS:
+            return next((i for i in candidates if defs[i].kind not in CALLABLE_KINDS), target)
         return target
-    callables = [i for i in candidates if defs[i].kind in _CALLABLE]
+    callables = [i for i in candidates if defs[i].kind in CALLABLE_KINDS]
     if not callables or callables == [target]:
         return target
     pick = best([defs[i].signature for i in callables], call)

@@ -28,12 +28,12 @@ from codenav.index.binder import TAG
 from codenav.index.languages import by_code
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
+from codenav.model import CALLABLE_KINDS
 from codenav.store.write import NODE_BITS, file_node
 
 __all__ = ["Linker", "link", "project_file_hashes"]
 
 _MAX_DEPTH = 24
-_CALLABLE = frozenset({"function", "method", "constructor"})
 _LITERALS = {"s": "string", "n": "number", "b": "boolean", "z": "null"}
 
 
@@ -576,17 +576,17 @@ class Linker:
             parent = node  # `new Foo(…)`: the constructor (a member named like its class)
         namesakes = self.children(parent, name)
         if call is None:
-            if len(namesakes) < 2 or kind not in _CALLABLE:
+            if len(namesakes) < 2 or kind not in CALLABLE_KINDS:
                 return node
-            return next((n for n in namesakes if self.kind(n) not in _CALLABLE), node)
-        callables = [n for n in namesakes if self.kind(n) in _CALLABLE]
+            return next((n for n in namesakes if self.kind(n) not in CALLABLE_KINDS), node)
+        callables = [n for n in namesakes if self.kind(n) in CALLABLE_KINDS]
         if not callables or (len(callables) == 1 and callables[0] == node):
             return node
         signatures = [(self._node_head(n) or (None, "", ""))[2] for n in callables]
         pick = best(signatures, call)
         if pick is not None:
             return callables[pick]
-        return node if kind in _CALLABLE or parent == node else callables[0]
+        return node if kind in CALLABLE_KINDS or parent == node else callables[0]
 
     def _family_root(self, found: Iterable[int], name: str) -> int | None:
         """The one member ``found`` yields or, when several, the one every other overrides

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code
 from codenav.lsp.convert import place
+from codenav.model import CALLABLE_KINDS
 from codenav.query.live import Target
 from codenav.query.locate import GUESSED, MAP_ONLY, Located
 from codenav.store.read import MapReader, Node
@@ -24,7 +25,6 @@ __all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "ls
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
 MAX_SITES = 5  # call sites listed per edge
 MAX_TYPES = 300
-_CALLABLE = frozenset({"function", "method", "constructor"})
 _MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deeper
 
 
@@ -277,7 +277,7 @@ def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
             # an anonymous class inside a function (`return class extends Base {}`) is no
             # subtype the map can name: its function is not one either
             others = [n for n in reader.nodes_by_id(i for i in ids if i not in seen).values()
-                      if n.kind not in _CALLABLE]
+                      if n.kind not in CALLABLE_KINDS]
             others += [n for n in _implicit(reader, current, direction) if n.id not in seen]
             for other in others:
                 found[other.id] = other

@@ -22,6 +22,7 @@ from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_code, by_extension, language_of
 from codenav.index.overloads import parameter_types
+from codenav.model import CALLABLE_KINDS
 from codenav.paths import relative_path, require_nameable, require_relative
 from codenav.query.fresh import Freshness
 from codenav.query.source import file_lines
@@ -39,7 +40,6 @@ MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 MODULE = "<module>"  # what encloses a use at the top level of a file
 MEMBER_KINDS = frozenset({"method", "field", "property", "attribute"})
-_OVERLOADABLE = frozenset({"function", "method", "constructor"})
 
 def parse_node_id(raw: str) -> tuple[str, str, str | None]:
     """(lang, path, qualified name or None); BAD_NODE_ID when ``raw`` is not an id."""
@@ -190,7 +190,7 @@ def _overloads_folded(ranked: list[Node]) -> list[Node]:
     out = []
     for node in sorted(ranked, key=lambda n: (n.path, n.line)):
         lang = by_code(node.lang)
-        if node.kind in _OVERLOADABLE and not (lang is not None and (
+        if node.kind in CALLABLE_KINDS and not (lang is not None and (
                 lang.overloads == "distinct" or lang.distinct_namesakes)):
             group = (node.parent_id, node.name)
             if group in seen:
@@ -332,9 +332,9 @@ def overloads_of(reader: MapReader, node: Node) -> list[Node]:
     """A function's or method's declarations of one name in its scope, itself included, in
     source order (Python's ``@overload`` stubs and their implementation, TypeScript's
     signatures, Java's overloads) — [] when it has no namesake."""
-    if node.kind not in _OVERLOADABLE:
+    if node.kind not in CALLABLE_KINDS:
         return []
-    found = [other for other in reader.family(node) if other.kind in _OVERLOADABLE]
+    found = [other for other in reader.family(node) if other.kind in CALLABLE_KINDS]
     return sorted(found, key=lambda n: n.line) if len(found) > 1 else []
 
 
@@ -342,10 +342,9 @@ def _same_declaration(other: Node, node: Node) -> bool:
     """Whether two namesakes in one scope declare one symbol in a language whose overloads
     are distinct (a C++ prototype and its definition), not two (two overloads, a field and
     a method)."""
-    callable_kinds = ("function", "method", "constructor")
-    if (other.kind in callable_kinds) != (node.kind in callable_kinds):
+    if (other.kind in CALLABLE_KINDS) != (node.kind in CALLABLE_KINDS):
         return False
-    return node.kind not in callable_kinds or \
+    return node.kind not in CALLABLE_KINDS or \
         parameter_types(other.signature) == parameter_types(node.signature)
 
 
