@@ -14,7 +14,7 @@ from pydantic import Field
 
 from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.query.definitions import hover_text, map_definitions, unresolved
-from codenav.query.live import Live, ask_at, places, position_request
+from codenav.query.live import ServerPlace, ask_at, places, position_request
 from codenav.query.locate import FileFilter, Located, declarations_of, overloads_of, overridden
 from codenav.query.references import (
     ReferencePage,
@@ -107,28 +107,31 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if located.others:
         return _several(ws, reader, located, params, ctx, files)
     context = T.ReferenceContext(include_declaration=params.includeDeclaration)
-    if located.node is not None and located.node.kind == "module" and params.source != "lsp":
+    node = located.node
+    warnings: list[str] = []
+    if node is not None and node.kind == "module" and params.source != "lsp":
         # a module's uses are the lines importing it (a server asked at a file's first
         # position answers for whatever is written there)
-        live = Live(answered=False)
+        page = module_references(reader, Lines(ws.root), ctx.fresh, node, files=files,
+                                 offset=params.offset, room=ctx.room(_REF_COST))
+        found: list[ServerPlace] = []
     else:
         live = await ask_at(ws, located, params.source, "references",
                             lambda target: position_request(
                                 target, T.TEXT_DOCUMENT_REFERENCES,
                                 lambda uri: T.ReferenceParams(**target.at(uri),
                                                               context=context)), wide=True)
-    warnings = fallback_notes(ws, live.fallback)
-    page = _page(ws, reader, located, params, ctx, files, live, warnings)
+        warnings = fallback_notes(ws, live.fallback)
+        found = places(reader, ws.root, live.result) if live.answered else []
+        page = _page(ws, reader, located, params, ctx, files,
+                     found if live.answered else None, warnings)
     if page.external:
         warnings.append(f"{page.external} reference(s) outside the root are not listed")
-    node = located.node
     extra: dict[str, Any] = {"source": page.source}
     if node is not None:
         warnings += overridden_warning(node, overridden(reader, node))
         if node.kind != "module":
-            answered = {(where.path, where.line) for where in places(reader, ws.root,
-                                                                     live.result)
-                        if not where.external} if live.answered else set()
+            answered = {(where.path, where.line) for where in found if not where.external}
             extra["unlisted"] = unlisted(other_uses(reader, node, files, answered))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
@@ -142,19 +145,15 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
 
 
 def _page(ws: Workspace, reader: MapReader, located: Located, params: ReferencesParams,
-          ctx: CallContext, files: FileFilter, live: Live, warnings: list[str]
-          ) -> ReferencePage:
-    """The page to show: a server's references merged with the map's (``auto``), a
-    server's alone (``lsp``, or a name the map does not define), or the map's."""
+          ctx: CallContext, files: FileFilter, found: list[ServerPlace] | None,
+          warnings: list[str]) -> ReferencePage:
+    """The page to show: a server's references (``found``, None when no server answered)
+    merged with the map's (``auto``), a server's alone (``lsp``, or a name the map does not
+    define), or the map's."""
     node, lines = located.node, Lines(ws.root)
-    room = ctx.room(_REF_COST)
-    if node is not None and node.kind == "module" and params.source != "lsp":
-        return module_references(reader, lines, ctx.fresh, node, files=files,
-                                 offset=params.offset, room=room)
     common: dict[str, Any] = {"files": files, "declaration": params.includeDeclaration,
-                              "offset": params.offset, "room": room}
-    if live.answered:
-        found = places(reader, ws.root, live.result)
+                              "offset": params.offset, "room": ctx.room(_REF_COST)}
+    if found is not None:
         if node is None or params.source == "lsp":
             page = server_references(reader, lines, ctx.fresh, node, located.name, found,
                                      **common)
