@@ -2,21 +2,51 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 # Shell calls in tests answer themselves: a warm server (codenav/warm.py) outliving a test
 # would share its language servers with the next. tests/integration/test_warm.py turns it on.
 os.environ["CODENAV_WARM"] = "0"
+
+
+def envelope(result: Any) -> dict[str, Any]:
+    """The envelope of an MCP tool result (its one text block)."""
+    parsed: dict[str, Any] = json.loads(result.content[0].text)
+    return parsed
+
+
+@asynccontextmanager
+async def mcp_session(root: Path, *flags: str) -> AsyncIterator[ClientSession]:
+    """A real MCP client session with ``codenav mcp ROOT --no-watch FLAGS`` over stdio
+    (its stderr dropped), initialized within 30 s."""
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codenav", "mcp", str(root), "--no-watch", *flags],
+                                   env=dict(os.environ))
+    with open(os.devnull, "w") as errors:
+        async with stdio_client(params, errlog=errors) as (read, write), \
+                ClientSession(read, write) as session:
+            with anyio.fail_after(30):
+                await session.initialize()
+            yield session
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

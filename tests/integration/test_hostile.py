@@ -10,17 +10,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession
 
 from tests import hostile
-from tests.conftest import run_codenav, write_tree
+from tests.conftest import envelope, mcp_session, run_codenav, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -40,23 +38,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     monkeypatch.delenv("CODENAV_TRUST_PROJECT_CONFIG", raising=False)
     return config
-
-
-def envelope(result: Any) -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(result.content[0].text)
-    return parsed
-
-
-@asynccontextmanager
-async def mcp_session(root: Path, *flags: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codenav", "mcp", str(root), "--no-watch", *flags],
-                                   env=dict(os.environ))
-    with open(os.devnull, "w") as errors:
-        async with stdio_client(params, errlog=errors) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            yield session
 
 
 async def built_status(session: ClientSession) -> dict[str, Any]:

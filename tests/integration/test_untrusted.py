@@ -10,18 +10,16 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession
 
 from codenav.lsp.servers import bundled_tsserver, find_command
 from tests import hostile
-from tests.conftest import run_codenav, write_tree
+from tests.conftest import envelope, mcp_session, run_codenav, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -55,24 +53,6 @@ def _server(command: str) -> str:
     if found is None:
         pytest.skip(f"{command} is not installed (scripts/test.sh installs it)")
     return found[0]
-
-
-def envelope(result: Any) -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(result.content[0].text)
-    return parsed
-
-
-@asynccontextmanager
-async def mcp_session(root: Path, *flags: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codenav", "mcp", str(root), "--no-watch", *flags],
-                                   env=dict(os.environ))
-    with open(os.devnull, "w") as errors:
-        async with stdio_client(params, errlog=errors) as (read, write), \
-                ClientSession(read, write) as session:
-            with anyio.fail_after(30):
-                await session.initialize()
-            yield session
 
 
 async def poll(session: ClientSession, tool: str, args: dict[str, Any], done: Any,
