@@ -29,8 +29,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from benchmarks.mcp_wire import answer, send
 from benchmarks.timing import Stopwatch, median
 
 
@@ -91,21 +92,6 @@ def bench_files(repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
-    stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
-    stdin.flush()
-
-
-def _answer(stdout: IO[bytes], ident: int) -> dict[str, Any]:
-    while True:
-        line = stdout.readline()
-        if not line:
-            raise RuntimeError("codenav mcp closed stdout")
-        message: dict[str, Any] = json.loads(line)
-        if message.get("id") == ident:
-            return message
-
-
 def status_latency(root: Path) -> dict[str, float]:
     """map_status round trips over stdio, every 50 ms, while the first map is built."""
     proc = subprocess.Popen([sys.executable, "-m", "codenav", "mcp", str(root), "--lsp", "off",
@@ -113,19 +99,19 @@ def status_latency(root: Path) -> dict[str, float]:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        _send(proc.stdin, {"id": 1, "method": "initialize", "params": {
+        send(proc.stdin, {"id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},
             "clientInfo": {"name": "bench", "version": "0"}}})
-        _answer(proc.stdout, 1)
-        _send(proc.stdin, {"method": "notifications/initialized"})
+        answer(proc.stdout, 1)
+        send(proc.stdin, {"method": "notifications/initialized"})
         times: list[float] = []
         clock, ident = Stopwatch(), 1
         while clock.seconds() < 120:
             ident += 1
             asked = Stopwatch()
-            _send(proc.stdin, {"id": ident, "method": "tools/call",
+            send(proc.stdin, {"id": ident, "method": "tools/call",
                                "params": {"name": "map_status", "arguments": {}}})
-            reply = _answer(proc.stdout, ident)
+            reply = answer(proc.stdout, ident)
             times.append(asked.ms())
             data = reply["result"]["structuredContent"].get("data", {})
             if data.get("built") and not data.get("building"):

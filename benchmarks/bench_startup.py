@@ -19,14 +19,14 @@ exit within 3 s of stdin closing.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from benchmarks.mcp_wire import answer, send
 from benchmarks.timing import Stopwatch, median
 
 
@@ -38,21 +38,6 @@ def make_tree(root: Path, folders: int) -> None:
             (folder / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
 
 
-def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
-    stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
-    stdin.flush()
-
-
-def _answer(stdout: IO[bytes], ident: int) -> dict[str, Any]:
-    while True:
-        line = stdout.readline()
-        if not line:
-            raise RuntimeError("codenav mcp closed stdout")
-        message: dict[str, Any] = json.loads(line)
-        if message.get("id") == ident:
-            return message
-
-
 def one_start(root: Path, watch: bool) -> dict[str, float]:
     command = [sys.executable, "-m", "codenav", "mcp", str(root), "--lsp", "off",
                "--log-level", "warning"] + ([] if watch else ["--no-watch"])
@@ -60,19 +45,19 @@ def one_start(root: Path, watch: bool) -> dict[str, float]:
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None
-    _send(proc.stdin, {"id": 1, "method": "initialize", "params": {
+    send(proc.stdin, {"id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "bench_startup", "version": "1"}}})
-    _answer(proc.stdout, 1)
+    answer(proc.stdout, 1)
     initialized = clock.seconds()
-    _send(proc.stdin, {"method": "notifications/initialized"})
+    send(proc.stdin, {"method": "notifications/initialized"})
     watching = float("nan")
     ident = 2
     waited = Stopwatch()
     while watch and waited.seconds() < 120:
-        _send(proc.stdin, {"id": ident, "method": "tools/call",
+        send(proc.stdin, {"id": ident, "method": "tools/call",
                            "params": {"name": "map_status", "arguments": {}}})
-        result = _answer(proc.stdout, ident)["result"]["structuredContent"]
+        result = answer(proc.stdout, ident)["result"]["structuredContent"]
         ident += 1
         if result["data"]["watcher"]["state"] == "watching":
             watching = clock.seconds()
