@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sqlite3
 from bisect import bisect_left
 from collections import defaultdict
@@ -30,6 +29,7 @@ from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, mod
 from codenav.index.overloads import Call, best
 from codenav.model import CALLABLE_KINDS
 from codenav.store.write import NODE_BITS, file_node
+from codenav.words import name_words
 
 __all__ = ["Linker", "link", "project_file_hashes"]
 
@@ -456,7 +456,8 @@ class Linker:
         # `HTTPAdapter`), when they are one class family — its root; else with its last
         # word at the end (`key_field`: `Field`, `String` …)
         found = self._type_family_root(self._types_ending(word, family))
-        last = re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", variable.strip("_$"))[-1].lower()
+        words = name_words(variable)
+        last = words[-1] if words else ""
         if found is None and len(last) >= 5 and last != word:
             found = self._type_family_root(self._types_ending(last, family))
         return found
