@@ -91,7 +91,7 @@ def _chain(text: str) -> list[str]:
             out += [part[:-2], "()"]
         else:
             out.append(part)
-    return out
+    return out or [text]  # a bare `__class__` (the zero-argument super() cell) is a name
 
 
 @dataclass(slots=True)

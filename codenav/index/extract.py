@@ -785,9 +785,34 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
                 break
             if child.type not in comments:
                 end = child.end_byte
-        head = data[node.start_byte : min(end, window)]
+        end = min(end, window)
+        head = _without(data, node.start_byte, end, _comments_in(node, end, comments))
     text = " ".join(head.decode("utf-8", "replace").split()).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
+
+
+def _comments_in(node: Any, end: int, comments: frozenset[str]) -> list[tuple[int, int]]:
+    """The byte ranges of the comments inside ``node`` before ``end`` (a comment among the
+    parameters: ``def f(  # noqa``)."""
+    found: list[tuple[int, int]] = []
+    stack = [child for child in node.children if child.start_byte < end]
+    while stack and len(found) < 64:
+        current = stack.pop()
+        if current.type in comments:
+            found.append((current.start_byte, current.end_byte))
+        elif current.child_count:
+            stack += [child for child in current.children if child.start_byte < end]
+    return sorted(found)
+
+
+def _without(data: bytes, start: int, end: int, ranges: list[tuple[int, int]]) -> bytes:
+    """``data[start:end]`` with ``ranges`` left out."""
+    out, at = [], start
+    for first, last in ranges:
+        out.append(data[at:first])
+        at = max(at, last)
+    out.append(data[at:end])
+    return b" ".join(out)
 
 
 def _doc_line(text: str) -> str | None:

@@ -176,6 +176,7 @@ def _by_symbol(reader: MapReader, symbol: str, within: str | None = None) -> Loc
         raise SymbolNotFound(f"no definition named {text!r} in the map",
                              hint="map_search finds near names (camelCase and snake_case "
                                   "aware); the map may be stale (map_rebuild).")
+    matches = _stubs_folded(matches)
     exact = [n for n in matches if n.qname == text]
     ranked = _overloads_folded(exact + [n for n in matches if n not in exact])
     return Located(ranked[0], ranked[0].name, is_definition=True,
@@ -199,6 +200,14 @@ def _overloads_folded(ranked: list[Node]) -> list[Node]:
         out.append(node)
     kept = {node.id for node in out}
     return [node for node in ranked if node.id in kept]
+
+
+def _stubs_folded(matches: list[Node]) -> list[Node]:
+    """``matches`` without the declarations of a Python stub (``.pyi``) that a definition in
+    code has the same qualified name as: the stub describes it (``attr/__init__.pyi``'s
+    ``resolve_types`` is ``attr/_funcs.py``'s), its own uses are the code's."""
+    coded = {n.qname for n in matches if not n.path.endswith(".pyi")}
+    return [n for n in matches if not (n.path.endswith(".pyi") and n.qname in coded)]
 
 
 def _qualified_as(node: Node, text: str) -> bool:

@@ -11,13 +11,14 @@ What the server alone reports needs no mark: it is a use by the types.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import languages
 from codenav.query.fresh import Freshness
-from codenav.query.imports import import_statements
+from codenav.query.imports import import_statements, names_module
 from codenav.query.live import ServerPlace
 from codenav.query.locate import (
     GUESSED,
@@ -30,11 +31,12 @@ from codenav.query.locate import (
     scope_names,
 )
 from codenav.query.source import Lines
-from codenav.store.read import MapReader, Node
+from codenav.store.read import MapReader, Node, RefHit
 
 __all__ = [
     "GUESSED",
     "MAP_ONLY",
+    "MAX_UNRESOLVED",
     "FileReferences",
     "OtherUses",
     "Reference",
@@ -42,6 +44,7 @@ __all__ = [
     "map_references",
     "merged_references",
     "module_references",
+    "other_imports",
     "other_uses",
     "server_references",
 ]
@@ -173,34 +176,82 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
                      {GUESSED: guessed} if guessed else {})
 
 
+# The most unresolved uses an answer lists row by row (beyond them it counts them).
+MAX_UNRESOLVED = 60
+
+
 @dataclass(frozen=True, slots=True)
 class OtherUses:
     """The uses of a definition's name in code that an answer does not list: ``unresolved``
     (the map could not tell what they mean, or only guessed it: a receiver of unknown type)
-    and ``elsewhere`` (they mean another definition so named)."""
+    and ``elsewhere`` (they mean another definition so named). ``rows``: the unresolved
+    ones by file, with their code (at most ``MAX_UNRESOLVED``), for the caller to judge."""
 
     name: str
     unresolved: int
     elsewhere: int
     kind: str | None = None  # of these uses only: "call", "inheritance"
+    rows: tuple[FileReferences, ...] = ()
 
 
-def other_uses(reader: MapReader, node: Node, files: FileFilter,
+def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: FileFilter,
                listed: Collection[tuple[str, int]] = (), kind: str | None = None
                ) -> OtherUses:
-    """What an answer about ``node``'s references (calls, subtypes: uses of ``kind``)
-    leaves out of the uses of its name: the text check an agent would run, from the map's
-    rows (no comments or strings)."""
-    targets = [other.id for other in declarations_of(reader, node)] + constructors(reader, node)
-    unresolved = elsewhere = 0
-    for path, line, target, guessed in reader.name_uses(node.name, targets, kind):
-        if not files(path) or (path, line) in listed:
+    """What an answer about the references of ``nodes`` (one name's definitions; calls,
+    subtypes: uses of ``kind``) leaves out of the uses of their name: the text check an
+    agent would run, from the map's rows (no comments or strings), the unresolved ones
+    listed."""
+    name = next(iter(nodes)).name
+    targets = [other.id for node in nodes for other in declarations_of(reader, node)] + \
+        [ctor for node in nodes for ctor in constructors(reader, node)]
+    elsewhere = 0
+    unresolved: list[RefHit] = []
+    for hit in reader.name_uses(name, targets, kind):
+        if not files(hit.path) or (hit.path, hit.line) in listed:
             continue
-        if target is None or guessed:  # a guess for another definition tells nothing
-            unresolved += 1
+        if hit.target_id is None or hit.guessed:  # a guess for another definition tells nothing
+            unresolved.append(hit)
         else:
             elsewhere += 1
-    return OtherUses(node.name, unresolved, elsewhere, kind)
+    shown: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
+    for hit in unresolved[:MAX_UNRESOLVED]:
+        shown[hit.path].setdefault(hit.line, (hit.line, hit.col, hit.kind, hit.scope_id,
+                                              hit.name, None))
+    rows = _rows(reader, lines, [(path, list(by_line.values()))
+                                 for path, by_line in shown.items()])
+    return OtherUses(name, len(unresolved), elsewhere, kind, rows)
+
+
+def other_imports(reader: MapReader, lines: Lines, module: Node,
+                  listed: Collection[str]) -> OtherUses:
+    """What an answer listing the files that import ``module`` (``listed``) leaves out of the
+    import statements written with its name (``from ..storage import x``, ``import
+    pkg.storage``): ``unresolved`` (the map found no module for them; listed) and
+    ``elsewhere`` (another module so named)."""
+    stem = module.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem in ("__init__", "index", "mod"):
+        stem = module.path.rsplit("/", 2)[-2] if "/" in module.path else stem
+    unresolved: list[_Row] = []
+    paths: list[str] = []
+    elsewhere: set[str] = set()
+    for path, line, col, scope, written, key in reader.imports_written(stem):
+        if path == module.path or path in listed:
+            continue
+        if re.split(r"[./\\]", written.strip("'\"").rstrip("/"))[-1] != stem and \
+                written.strip(".") not in ("", stem):
+            continue  # `from x import stem_plus`: LIKE matched a longer name
+        if key and key[:2] in ("P:", "I:") and not names_module(key, module.path):
+            elsewhere.add(path)
+        elif not key or not names_module(key, module.path):
+            unresolved.append((line, col, "import", scope, stem, None))
+            paths.append(path)
+    by_file: dict[str, list[_Row]] = defaultdict(list)
+    for path, row in zip(paths, unresolved, strict=True):
+        if all(other[0] != row[0] for other in by_file[path]):
+            by_file[path].append(row)
+    rows = _rows(reader, lines, [(path, found[:MAX_UNRESOLVED])
+                                 for path, found in by_file.items()])
+    return OtherUses(stem, len(by_file), len(elsewhere), "import", rows)
 
 
 def module_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,
@@ -326,16 +377,18 @@ def _assemble(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | No
               total: int, files: int, offset: int, shown: list[tuple[str, list[_Row]]],
               source: str, marks: Mapping[str, int]) -> ReferencePage:
     """The page: enclosing definitions by name, code lines, stale files."""
+    fresh.check({path for path, _ in shown})
+    out = tuple(replace(found, stale=found.path in fresh.stale)
+                for found in _rows(reader, lines, shown))
+    return ReferencePage(node, name, total, files, offset, out, source, dict(marks))
+
+
+def _rows(reader: MapReader, lines: Lines, shown: list[tuple[str, list[_Row]]]
+          ) -> tuple[FileReferences, ...]:
+    """Rows by file as references: their enclosing definitions by name, their code lines."""
     scopes = scope_names(reader, {row[3] for _, rows in shown for row in rows
                                   if row[3] is not None})
-    fresh.check({path for path, _ in shown})
-    out = []
-    for path, rows in shown:
-        refs = tuple(Reference(line, col, kind, scopes.get(scope, MODULE)
-                               if scope is not None else MODULE, used,
-                               lines.line(path, line), mark)
-                     for line, col, kind, scope, used, mark in rows)
-        out.append(FileReferences(path, refs, path in fresh.stale))
-    return ReferencePage(node, name, total, files, offset, tuple(out), source, dict(marks))
-
-
+    return tuple(FileReferences(path, tuple(
+        Reference(line, col, kind, scopes.get(scope, MODULE) if scope is not None else MODULE,
+                  used, lines.line(path, line), mark)
+        for line, col, kind, scope, used, mark in rows)) for path, rows in shown)

@@ -448,22 +448,32 @@ class MapReader:
             (json.dumps(list(targets)),))
         return list(map(ImportSite._make, rows))
 
-    def name_uses(self, name: str, exclude: Sequence[int], kind: str | None = None,
-                  limit: int = 10_000) -> list[tuple[str, int, int | None, bool]]:
-        """(path, line, target, matched by name alone) of the uses of the name ``name`` in
-        code that do not reach ``exclude`` (unresolved: target None) — of ``kind`` only
-        when given (``call``, ``inheritance``); not imports, exports or declarations (a
-        name's other spellings)."""
+    def imports_written(self, stem: str) -> list[tuple[str, int, int, int, str, str | None]]:
+        """(path, line, col, scope id, module as written, key) of every import whose module as
+        written, or whose imported name (``from . import stem``), ends with ``stem``."""
         rows = self.conn.execute(
-            f"SELECT f.path, r.line, r.target_id, {_GUESSED} FROM refs r "
-            "JOIN files f ON f.id = r.file_id WHERE r.name = ? "
+            "SELECT f.path, i.line, i.col, CASE WHEN i.scope_id >= 0 THEN i.scope_id "
+            f"ELSE f.id << {NODE_BITS} END, i.module, i.key FROM imports i "
+            "JOIN files f ON f.id = i.file_id WHERE i.module LIKE ? OR i.name = ? "
+            "ORDER BY f.path, i.line, i.col", (f"%{stem}", stem))
+        return [(str(p), int(line), int(col), int(scope), str(m), k)
+                for p, line, col, scope, m, k in rows]
+
+    def name_uses(self, name: str, exclude: Sequence[int], kind: str | None = None,
+                  limit: int = 10_000) -> list[RefHit]:
+        """The uses of the name ``name`` in code that do not reach ``exclude`` (unresolved:
+        ``target_id`` None; ``guessed``: matched by name alone), by file and position — of
+        ``kind`` only when given (``call``, ``inheritance``); not imports, exports or
+        declarations (a name's other spellings)."""
+        rows = self.conn.execute(
+            f"SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id, {_GUESSED} "
+            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? "
             "AND r.kind NOT IN ('declaration', 'import', 'export') "
             + ("AND r.kind = ? " if kind else "")
             + "AND (r.target_id IS NULL OR r.target_id NOT IN "
-            "(SELECT value FROM json_each(?))) LIMIT ?",
+            "(SELECT value FROM json_each(?))) ORDER BY f.path, r.line, r.col LIMIT ?",
             (name, *([kind] if kind else []), json.dumps(list(exclude)), limit))
-        return [(str(path), int(line), target, bool(guessed))
-                for path, line, target, guessed in rows]
+        return list(map(RefHit._make, rows))
 
     def imports_keyed(self, patterns: Sequence[str]) -> list[ImportSite]:
         """Every import (a name, a wildcard, a re-export) whose key is LIKE one of

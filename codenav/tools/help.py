@@ -28,8 +28,10 @@ def tool_list() -> str:
         "  source: \"auto\" (default: a ready language server's answer merged with the map's, "
         "else the map's; one call is enough) | \"lsp\" | \"map\".",
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
-        "  References, callers and subtypes say in \"unlisted\" what they leave out of the "
-        "name's uses in code (\"none…\": complete, no text search needed).",
+        "  References, callers, subtypes and importers say in \"unlisted\" what they leave "
+        "out of the name's uses in code (\"none…\": complete, no text search needed); uses",
+        "  on a receiver of unknown type are listed under \"unresolved\" with their code: "
+        "judge each there.",
         "",
     ]
     for tool in TOOLS:

@@ -22,6 +22,7 @@ from codenav.query.hierarchy import (
 from codenav.query.live import PoolCall, Target, ask_at
 from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden
 from codenav.query.references import other_uses
+from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, resolved
@@ -36,6 +37,7 @@ from codenav.tools.render import (
     several_warning,
     types_section,
     unlisted,
+    unresolved_cut,
 )
 from codenav.workspace import Workspace
 
@@ -79,21 +81,23 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                                    "calls": calls_rendered(calls, params.detail, candidate.node)}
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
-            section["unlisted"] = unlisted(other_uses(reader, candidate.node, FileFilter(None),
-                                                      sites, kind="call"))
+            section.update(unlisted(other_uses(reader, Lines(ws.root), [candidate.node],
+                                               FileFilter(None), sites, kind="call")))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
         cut = Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
                   tree=True)
+        extra = [unresolved_cut()]
     else:
         data = {"symbol": located.name, "matches": located.matches(), **common,
                 "results": sections, "source": "+".join(sorted(sources))}
         cut = Cut("calls", ("results", EVERY, "calls"), "Pass id to pick one definition")
+        extra = [unresolved_cut("results", EVERY)]
         warnings = [*several_warning(located, "calls")[:1], *warnings,
                     *several_warning(located, "calls")[1:]]
-    return Answer(data, cuts=[cut], elide=("callSites",), warnings=warnings)
+    return Answer(data, cuts=[cut, *extra], elide=("callSites",), warnings=warnings)
 
 
 async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
@@ -154,8 +158,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         if params.direction == "subtypes" and candidate.node is not None:
             # classes naming it among their bases the map could not link (the grep check)
             bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
-            section["unlisted"] = unlisted(other_uses(reader, candidate.node, FileFilter(None),
-                                                      bases, kind="inheritance"))
+            section.update(unlisted(other_uses(reader, Lines(ws.root), [candidate.node],
+                                               FileFilter(None), bases, kind="inheritance")))
         sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}
@@ -165,14 +169,16 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         data["types"] = data["types"][params.offset:]
         cut = Cut("types", ("types",), "Ask about one of the types by id to go further",
                   page=Page("nav_type_hierarchy", params.continuation(), params.offset))
+        extra = [unresolved_cut()]
     else:
         data = {"symbol": located.name, "matches": located.matches(),
                 "direction": params.direction, "results": sections,
                 "source": "+".join(sorted(sources))}
         cut = Cut("types", ("results", EVERY, "types"), "Pass id to pick one definition")
+        extra = [unresolved_cut("results", EVERY)]
         warnings = [*several_warning(located, "types")[:1], *warnings,
                     *several_warning(located, "types")[1:]]
-    return Answer(data, cuts=[cut], warnings=warnings)
+    return Answer(data, cuts=[cut, *extra], warnings=warnings)
 
 
 NAV_CALL_HIERARCHY = ToolSpec(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Literal
 
 import anyio
@@ -16,12 +16,22 @@ from codenav.query.fresh import Freshness
 from codenav.query.imports import importers
 from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_file, parse_node_id
 from codenav.query.outline import asked_kinds, entries, one_per_overload
+from codenav.query.references import other_imports
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
 from codenav.query.text import text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
-from codenav.tools.render import anchor, hub, listed, outline_answer, related, text_answer
+from codenav.tools.render import (
+    anchor,
+    hub,
+    listed,
+    outline_answer,
+    related,
+    text_answer,
+    unlisted,
+    unresolved_cut,
+)
 from codenav.tools.rows import Detail, one_line, place, span
 from codenav.workspace import Workspace
 
@@ -334,7 +344,14 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
     if "children" not in include and "signatures" not in include:
         return Answer(data, warnings=told,
                       hint="Leave 'source' out of include, or read the file's lines")
-    found = entries(reader.children(node.id), node.id, params.kinds)
+    children = reader.children(node.id)
+    found = entries(children, node.id, params.kinds)
+    if params.kinds:  # what the filter left out, so that no second call is needed to know
+        shown = {entry.node.id for entry in found}
+        left = Counter(child.kind for child in children
+                       if child.parent_id == node.id and child.id not in shown)
+        data["notShown"] = ", ".join(f"{n} {kind}(s)" for kind, n in sorted(left.items())) \
+            if left else "none: every member is of these kinds"
     # one member per name: overloads (`@overload` stubs, Java's), a getter and its setter
     found, overloads = one_per_overload(found)
     if overloads:  # name -> how many definitions the member listed stands for
@@ -406,7 +423,14 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
     data.update(total=len(ranked), neighbors=neighbors)
     hint = "Pass edgeKinds:['calls'], direction:'in' or 'out', or depth:1"
     page = Page("map_neighbors", params.continuation(), params.offset)
-    return Answer(data, cuts=[Cut("neighbors", ("neighbors",), hint, page=page)])
+    cuts = [Cut("neighbors", ("neighbors",), hint, page=page)]
+    if single == "in:imports" and start.kind == "module" and params.depth == 1:
+        # the grep an agent would run: imports written with the module's name, not listed
+        importing = {nodes[e["node"]].path for e in ranked}
+        data.update(unlisted(other_imports(reader, Lines(ws.root), start, importing)))
+        if "unresolved" in data:
+            cuts.append(unresolved_cut())
+    return Answer(data, cuts=cuts)
 
 
 def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness,

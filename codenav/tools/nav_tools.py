@@ -41,6 +41,7 @@ from codenav.tools.render import (
     server_definition,
     several_warning,
     unlisted,
+    unresolved_cut,
 )
 from codenav.workspace import Workspace
 
@@ -132,7 +133,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         warnings += overridden_warning(node, overridden(reader, node))
         if node.kind != "module":
             answered = {(where.path, where.line) for where in found if not where.external}
-            extra["unlisted"] = unlisted(other_uses(reader, node, files, answered))
+            extra.update(unlisted(other_uses(reader, Lines(ws.root), [node], files, answered)))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -200,10 +201,13 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
         sections.append(references_section(page, symbol, params.detail))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
+    nodes = [candidate.node for candidate in located.each() if candidate.node is not None]
+    data.update(unlisted(other_uses(reader, lines, nodes, files)))  # of every one of them
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)
-    return Answer(data, cuts=[cut], elide=("snippet",),
+    cuts = [cut, unresolved_cut()] if "unresolved" in data else [cut]
+    return Answer(data, cuts=cuts, elide=("snippet",),
                   warnings=several_warning(located, "references") + mark_warnings(marks))
 
 
@@ -287,6 +291,7 @@ NAV_REFERENCES = ToolSpec(
     arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
               "`detail?`",
     returns="total, `references` by file (· files by reference count, then path), "
-            "`unlisted`: the name's uses in code left out (none: complete)",
+            "`unlisted`: the name's uses in code left out (none: complete), `unresolved`: "
+            "those on a receiver of unknown type, by file with their code",
     example={"symbol": "Session.request", "fileFilter": "src/"},
 )

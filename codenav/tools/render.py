@@ -49,7 +49,7 @@ __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warn
            "more_warning", "outline_answer", "overload_rows", "overridden_warning",
            "references_answer", "references_cut", "references_section", "related",
            "relinking", "server_definition", "several_warning", "summary",
-           "text_answer", "types_section", "unlisted"]
+           "text_answer", "types_section", "unlisted", "unresolved_cut"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -242,24 +242,54 @@ def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[st
             "may run this one — ask for it by id"]
 
 
-def unlisted(others: OtherUses) -> str:
-    """What an answer leaves out of the uses of its name in code, said in one line: the
-    check an agent would otherwise run with grep."""
+def unlisted(others: OtherUses) -> dict[str, Any]:
+    """What an answer leaves out of the uses of its name in code: ``unlisted``, one line (the
+    check an agent would otherwise run with grep), and ``unresolved``, the uses the map could
+    not attribute, row by row with their code, for the reader to judge."""
+    out: dict[str, Any] = {"unlisted": _unlisted_line(others)}
+    if others.rows:
+        common = others.kind or "call"
+        out["unresolved"] = {refs.path: _rows(refs, common, others.name, True)
+                             for refs in others.rows}
+    return out
+
+
+def unresolved_cut(*path: str | int) -> Cut:
+    """How the unresolved rows of ``unlisted`` are cut (beside the answer's own rows)."""
+    return Cut("unresolved", (*path, "unresolved", EVERY),
+               "map_search text:true with a fileFilter lists them")
+
+
+def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
+    shown = sum(len(refs.refs) for refs in others.rows)
+    where = ("listed under 'unresolved' with their code: judge each" if shown >= unresolved else
+             "the first under 'unresolved'; map_search text:true lists all")
     if others.kind == "inheritance":
         if not unresolved and not elsewhere:
             return f"none: every class with {name!r} among its bases in code is here"
         if not unresolved:
             return f"none unresolved; {elsewhere} class(es) derive from another {name!r}"
+        other = f"; {elsewhere} another {name!r}" if elsewhere else ""
         return (f"{unresolved} class(es) name a {name!r} the map cannot tell among their "
-                f"bases, {elsewhere} another {name!r}: map_search text:true lists them")
+                f"bases ({where}){other}")
+    if others.kind == "import":
+        if not unresolved and not elsewhere:
+            return f"none: every import of a module named {name!r} in code is here"
+        other = (f"{elsewhere} file(s) import another module named {name!r}" if elsewhere
+                 else "")
+        if not unresolved:
+            return f"none unresolved; {other}"
+        return (f"{unresolved} file(s) import a {name!r} the map cannot find ({where})"
+                + (f"; {other}" if other else ""))
     use = "call" if others.kind == "call" else "use"
     if not unresolved and not elsewhere:
         return f"none: every {use} of {name!r} in code is here"
     if not unresolved:
         return f"none unresolved; {elsewhere} {use}(s) of other {name!r}"
-    return (f"{unresolved} {use}(s) of {name!r} unresolved (the map cannot tell which "
-            f"{name!r}), {elsewhere} of other {name!r}: map_search text:true lists them")
+    other = f"; {elsewhere} of other {name!r}" if elsewhere else ""
+    return (f"{unresolved} {use}(s) of {name!r} on a receiver of unknown type ({where})"
+            f"{other}")
 
 
 def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()) -> list[str]:
@@ -371,16 +401,17 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
         return {**references_section(page, symbol, detail, rendering), **(extra or {})}
 
     cut = references_cut(page, next_page, ("references", EVERY))
+    cuts = [cut, unresolved_cut()] if extra and "unresolved" in extra else [cut]
     tiers = []
     if detail != "full" and page.count():
         coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
         tiers = [Tier(data("names"), "code", coded, f"the code lines of {coded} references "
                       "(listed with their line and enclosing definition)",
-                      "Pass fileFilter to see fewer with their code", cuts=[cut]),
+                      "Pass fileFilter to see fewer with their code", cuts=cuts),
                  Tier(data("lines"), "rows", page.count(), f"what encloses {page.count()} "
                       "references (listed by line)", "Pass fileFilter to see fewer in rows",
-                      cuts=[cut])]
-    return Answer(data("code"), cuts=[cut], elide=("snippet",), tiers=tiers,
+                      cuts=cuts)]
+    return Answer(data("code"), cuts=cuts, elide=("snippet",), tiers=tiers,
                   warnings=warnings + mark_warnings(page.marks))
 
 

@@ -102,3 +102,19 @@ def test_a_short_source_is_parsed_from_its_bytes_and_a_long_one_under_the_deadli
     hopeless = extraction._Deadlined(extraction.queries(lang).parser, 0.0)
     with pytest.raises(extraction.ParseTimeout):  # no time left: the callback cancels it
         hopeless.parse(short * 20_000)
+
+
+def test_a_signature_leaves_out_the_comments_among_its_parameters() -> None:
+    # pluggy's `def __call__(  # noqa: F811` read as "def __call__(# noqa: F811 self, …"
+    lang = by_extension("m.py")
+    assert lang is not None
+    found = extract(lang, b"class M:\n    def __call__(  # noqa: F811\n        self,\n"
+                          b"        function=None,  # the function\n    ) -> int:\n"
+                          b"        return 1\n", "m.py")
+    assert [d.signature for d in found.defs if d.name == "__call__"] == \
+        ["def __call__( self, function=None, ) -> int"]
+    ts = by_extension("m.ts")
+    assert ts is not None
+    found = extract(ts, b"function f(a: number, /* why */ b = 2 // last\n): void {}\n", "m.ts")
+    assert [d.signature for d in found.defs if d.name == "f"] == \
+        ["function f(a: number, b = 2 ): void"]

@@ -174,13 +174,16 @@ def callees(q: Query) -> Iterable[str]:
 
 def others(q: Query) -> Iterable[str]:
     """What an answer about the cursor's definition leaves out of the uses of its name:
-    ``unresolved N, elsewhere M``."""
+    ``unresolved N, elsewhere M``, then the unresolved uses it lists (``path:line in``)."""
     from codenav.query.references import other_uses
 
     located = q.at()
     assert located.node is not None
-    found = other_uses(q.reader, located.node, FileFilter(None))
+    found = other_uses(q.reader, Lines(q.ws.root), [located.node], FileFilter(None))
     yield f"unresolved {found.unresolved}, elsewhere {found.elsewhere}"
+    for refs in found.rows:
+        for ref in refs.refs:
+            yield f"{refs.path}:{ref.line} {ref.scope} | {ref.code}"
 
 
 def overrides(q: Query) -> Iterable[str]:

@@ -306,16 +306,26 @@ def test_an_answer_says_what_it_leaves_out_of_the_uses_of_its_name() -> None:
 def serve(sock):
     sock.send(b"x")
 '''
-    check(_adapters("base") + socket, others, "unresolved 1, elsewhere 0")
+    check(_adapters("base") + socket, others, '''
+    unresolved 1, elsewhere 0
+    tests/low.py:2 serve | sock.send(b"x")
+    ''')
     # Session.send: adapter.send is BaseAdapter's by a guess from the name — which tells
     # nothing about Session.send's uses: unresolved as the socket's
-    check(_adapters("session") + socket, others, "unresolved 2, elsewhere 0")
+    check(_adapters("session") + socket, others, '''
+    unresolved 2, elsewhere 0
+    sessions.py:9 Session.send | return adapter.send(request)
+    tests/low.py:2 serve | sock.send(b"x")
+    ''')
     # an import or a declaration of the name is no use of it
     check(_adapters("base") + socket + '''
 //- tests/imp.py
 from adapters import BaseAdapter
 from other import send
-''', others, "unresolved 1, elsewhere 0")
+''', others, '''
+    unresolved 1, elsewhere 0
+    tests/low.py:2 serve | sock.send(b"x")
+    ''')
 
 
 def test_an_override_names_the_members_whose_uses_may_run_it() -> None:
@@ -393,4 +403,24 @@ def test_a_field_of_unknown_type_is_guessed_by_its_name() -> None:
     ''', references, '''
     fields.py:20:28 call Mapping._serialize [name]
     fields.py:22:22 call Mapping._serialize
+    ''')
+
+
+def test_a_method_returning_the_bare_class_cell_is_mapped() -> None:
+    # attrs tests/test_slots.py: `return __class__` (the zero-argument super() cell) crashed the
+    # binder, and the whole file was mapped as crashed
+    check('''
+    //- slots.py
+    class C:
+        def my_class(self):
+            return __class__
+
+        def he$0lp(self):
+            return 1
+
+
+    C().my_class()
+    C().help()
+    ''', references, '''
+    slots.py:10:5 call <module>
     ''')
