@@ -411,7 +411,7 @@ def _execute_once(root: Path, db_path: Path, found: Discovery, started: float, *
             rebuilt = db.ensure_schema(conn, db_path, reset=claim == "reset")
             writer = MapWriter(conn)
             known = {} if claim == "reset" else db.read_meta(conn)
-            if claim != "ours":  # stamped before the first commit a reader may see
+            if claim != "ours" or rebuilt:  # stamped before the first commit a reader may see
                 writer.set_meta(origin.new_stamp(known.get("map_id")))
             building = known.get("building")
             if known.get("building_pid") != str(os.getpid()) and builder_alive(known):

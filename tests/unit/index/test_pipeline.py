@@ -162,6 +162,20 @@ def test_a_map_from_a_newer_codenav_is_refused(tmp_path: Path) -> None:
     assert not check(root).built
 
 
+def test_a_map_of_an_older_schema_is_rebuilt_and_served(tmp_path: Path) -> None:
+    # a new codenav's first `codenav index` rebuilt an older map without its stamp, and every
+    # answer then refused the map as one that came with the repository
+    root = write_tree(tmp_path, FILES)
+    index_tree(root)
+    conn = sqlite3.connect(root / ".codenav" / "map.db")
+    conn.execute(f"PRAGMA user_version={db.SCHEMA_VERSION - 1}")
+    conn.commit()
+    conn.close()
+    index_tree(root)
+    status = check(root)
+    assert status.built, status
+
+
 def test_parallel_and_serial_runs_build_the_same_map(tmp_path: Path) -> None:
     files = {f"mod{i}.py": f"class C{i}:\n    def m(self):\n        return C{i - 1}()\n"
              for i in range(120)}
