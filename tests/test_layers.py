@@ -37,10 +37,12 @@ INSIDE: dict[str, dict[str, frozenset[str]]] = {
         "search": frozenset({"locate"}),
         "text": frozenset({"locate", "source"}),
         "imports": frozenset(),
+        "receivers": frozenset(),
         "definitions": frozenset({"locate"}),
         "checks": frozenset({"locate"}),
         "hierarchy": frozenset({"live", "locate"}),
-        "references": frozenset({"fresh", "imports", "live", "locate", "source"}),
+        "references": frozenset({"fresh", "imports", "live", "locate", "receivers",
+                                 "source"}),
     },
     "tools": {
         "__init__": frozenset(), "rows": frozenset(), "base": frozenset(),

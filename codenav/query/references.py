@@ -28,10 +28,12 @@ from codenav.query.locate import (
     constructed,
     constructors,
     declarations_of,
+    family,
     scope_names,
 )
+from codenav.query.receivers import Outside
 from codenav.query.source import Lines
-from codenav.store.read import MapReader, Node, RefHit
+from codenav.store.read import MapReader, NameUse, Node
 
 __all__ = [
     "GUESSED",
@@ -176,8 +178,9 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
                      {GUESSED: guessed} if guessed else {})
 
 
-# The most unresolved uses an answer lists row by row (beyond them it counts them).
-MAX_UNRESOLVED = 60
+# The most unresolved uses an answer lists row by row: beyond them (a common name: `get`),
+# it counts them, and a fileFilter lists those of a folder.
+MAX_UNRESOLVED = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +195,7 @@ class OtherUses:
     elsewhere: int
     kind: str | None = None  # of these uses only: "call", "inheritance"
     rows: tuple[FileReferences, ...] = ()
+    outside: tuple[str, ...] = ()  # types outside the map some of ``elsewhere`` are of
 
 
 def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: FileFilter,
@@ -205,21 +209,31 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     targets = [other.id for node in nodes for other in declarations_of(reader, node)] + \
         [ctor for node in nodes for ctor in constructors(reader, node)]
     elsewhere = 0
-    unresolved: list[RefHit] = []
-    for hit in reader.name_uses(name, targets, kind):
+    unresolved: list[NameUse] = []
+    outside, owners = Outside(reader), Counter[str]()
+    own = family(next(iter(nodes)).lang)  # a Python method is not called from JavaScript
+    langs = [lang.code for lang in languages() if family(lang.code) == own]
+    for hit in reader.name_uses(name, targets, kind, langs):
         if not files(hit.path) or (hit.path, hit.line) in listed:
             continue
-        if hit.target_id is None or hit.guessed:  # a guess for another definition tells nothing
+        owner = outside(hit.key) if hit.target_id is None and not hit.guessed else None
+        if owner is not None:  # `d.get(k)` on a dict: a member of a type outside the map
+            owners[owner] += 1
+            elsewhere += 1
+        elif hit.target_id is None or hit.guessed:  # a guess for another one tells nothing
             unresolved.append(hit)
         else:
             elsewhere += 1
     shown: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
-    for hit in unresolved[:MAX_UNRESOLVED]:
+    for hit in unresolved:
         shown[hit.path].setdefault(hit.line, (hit.line, hit.col, hit.kind, hit.scope_id,
                                               hit.name, None))
+    count = sum(len(by_line) for by_line in shown.values())
     rows = _rows(reader, lines, [(path, list(by_line.values()))
-                                 for path, by_line in shown.items()])
-    return OtherUses(name, len(unresolved), elsewhere, kind, rows)
+                                 for path, by_line in shown.items()]) \
+        if count <= MAX_UNRESOLVED else ()
+    return OtherUses(name, count, elsewhere, kind, rows,
+                     tuple(owner for owner, _ in owners.most_common()))
 
 
 def other_imports(reader: MapReader, lines: Lines, module: Node,

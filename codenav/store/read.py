@@ -107,6 +107,20 @@ class RefHit(NamedTuple):
     guessed: int = 0  # matched by name alone: a receiver of unknown type (keys A:, V:)
 
 
+class NameUse(NamedTuple):
+    """A use of a name (``name_uses``): a reference row with the key it was written as."""
+
+    path: str
+    line: int
+    col: int
+    name: str
+    kind: str
+    scope_id: int
+    target_id: int | None
+    guessed: int
+    key: str | None
+
+
 class ImportSite(NamedTuple):
     """An import (or an ``export … from``) of something: where, in what, and the key it was
     written as (``P:src/a::name``: the module it names, then the name)."""
@@ -412,6 +426,18 @@ class MapReader:
             return None
         return None
 
+    def linked(self, key: str) -> Node | None:
+        """The node the linker resolved key ``key`` to, None when it did not."""
+        row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()
+        return self.node_by_id(int(row[0])) if row is not None else None
+
+    def bases(self, node_id: int) -> list[tuple[str, int | None]]:
+        """A class's bases as (name, node id), the id None where the map could not link the
+        base (defined outside it)."""
+        return [(str(name), target) for name, target in self.conn.execute(
+            "SELECT name, target_id FROM refs WHERE scope_id = ? AND kind = 'inheritance' "
+            "ORDER BY line, col", (node_id,))]
+
     def node_for_key(self, key: str) -> Node | None:
         """The node a linker key names (``I:pkg.mod::Class.method`` …): as the linker
         resolved it, else as a use elsewhere with that key resolved."""
@@ -460,20 +486,21 @@ class MapReader:
                 for p, line, col, scope, m, k in rows]
 
     def name_uses(self, name: str, exclude: Sequence[int], kind: str | None = None,
-                  limit: int = 10_000) -> list[RefHit]:
+                  langs: Sequence[str] = (), limit: int = 10_000) -> list[NameUse]:
         """The uses of the name ``name`` in code that do not reach ``exclude`` (unresolved:
         ``target_id`` None; ``guessed``: matched by name alone), by file and position — of
-        ``kind`` only when given (``call``, ``inheritance``); not imports, exports or
-        declarations (a name's other spellings)."""
+        ``kind`` only when given (``call``, ``inheritance``), in files of ``langs`` only when
+        given; not imports, exports or declarations (a name's other spellings)."""
         rows = self.conn.execute(
-            f"SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id, {_GUESSED} "
-            "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? "
+            f"SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id, {_GUESSED}, "
+            "r.key FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? "
             "AND r.kind NOT IN ('declaration', 'import', 'export') "
             + ("AND r.kind = ? " if kind else "")
+            + (f"AND f.lang IN ({','.join('?' * len(langs))}) " if langs else "")
             + "AND (r.target_id IS NULL OR r.target_id NOT IN "
             "(SELECT value FROM json_each(?))) ORDER BY f.path, r.line, r.col LIMIT ?",
-            (name, *([kind] if kind else []), json.dumps(list(exclude)), limit))
-        return list(map(RefHit._make, rows))
+            (name, *([kind] if kind else []), *langs, json.dumps(list(exclude)), limit))
+        return list(map(NameUse._make, rows))
 
     def imports_keyed(self, patterns: Sequence[str]) -> list[ImportSite]:
         """Every import (a name, a wildcard, a re-export) whose key is LIKE one of

@@ -262,9 +262,8 @@ def unresolved_cut(*path: str | int) -> Cut:
 
 def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
-    shown = sum(len(refs.refs) for refs in others.rows)
-    where = ("listed under 'unresolved' with their code: judge each" if shown >= unresolved else
-             "the first under 'unresolved'; map_search text:true lists all")
+    where = ("listed under 'unresolved' with their code: judge each" if others.rows else
+             "too many to list: a fileFilter lists those of a folder")
     if others.kind == "inheritance":
         if not unresolved and not elsewhere:
             return f"none: every class with {name!r} among its bases in code is here"
@@ -283,11 +282,13 @@ def _unlisted_line(others: OtherUses) -> str:
         return (f"{unresolved} file(s) import a {name!r} the map cannot find ({where})"
                 + (f"; {other}" if other else ""))
     use = "call" if others.kind == "call" else "use"
+    more = " …" if len(others.outside) > 3 else ""
+    owners = f" ({', '.join(others.outside[:3])}{more})" if others.outside else ""
     if not unresolved and not elsewhere:
         return f"none: every {use} of {name!r} in code is here"
     if not unresolved:
-        return f"none unresolved; {elsewhere} {use}(s) of other {name!r}"
-    other = f"; {elsewhere} of other {name!r}" if elsewhere else ""
+        return f"none unresolved; {elsewhere} {use}(s) of other {name!r}{owners}"
+    other = f"; {elsewhere} of other {name!r}{owners}" if elsewhere else ""
     return (f"{unresolved} {use}(s) of {name!r} on a receiver of unknown type ({where})"
             f"{other}")
 

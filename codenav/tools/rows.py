@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from codenav.index.languages import by_code
+from codenav.model import CALLABLE_KINDS
 from codenav.store.read import Node
 
 __all__ = [
@@ -142,10 +144,22 @@ def related_head(nid: str, kind: str, line: int, symbol: Node | None) -> str:
     where they are ``symbol``'s (a path with a colon keeps its language); a file's own node
     has no line."""
     lang, _, rest = nid.partition(":")
+    if kind in CALLABLE_KINDS and _folds_overloads(lang):  # `f~3`: one of f's overloads,
+        nid = _OVERLOAD.sub("", nid)  # all of them one definition (its id names them all)
+        rest = _OVERLOAD.sub("", rest)
     if symbol is not None and lang == symbol.lang and ":" not in rest:
         nid = rest
     head = nid if symbol is not None and kind == symbol.kind else f"{nid} {kind}"
     return head if kind == "module" else f"{head} {line}"  # a file: no line, it is whole
+
+
+_OVERLOAD = re.compile(r"~\d+$")
+
+
+def _folds_overloads(code: str) -> bool:
+    """Whether a language's overloads (one name in one scope) are one definition."""
+    lang = by_code(code)
+    return lang is not None and lang.overloads != "distinct" and not lang.distinct_namesakes
 
 
 def related_row(node: Node, symbol: Node | None, signature: bool = True,

@@ -424,3 +424,57 @@ def test_a_method_returning_the_bare_class_cell_is_mapped() -> None:
     ''', references, '''
     slots.py:10:5 call <module>
     ''')
+
+
+def test_uses_on_a_type_outside_the_map_are_not_left_unresolved() -> None:
+    # pluggy: `self._name2plugin.get(…)` on a dict field, `opts.get(…)` on a TypedDict; the
+    # agent had to grep '.get(' to tell them from the tracer's get — they are dict's
+    check('''
+    //- tracing.py
+    from typing import Final, TypedDict
+
+
+    class Opts(TypedDict):
+        firstresult: bool
+
+
+    class Tracer:
+        def g$0et(self, name):
+            return name
+
+
+    class Cache:
+        def get(self, key):
+            return key
+
+
+    class Manager:
+        def __init__(self, opts: Opts):
+            self._plugins: Final[dict[str, int]] = {}
+            self._seen = {}
+            self.opts = opts
+
+        def run(self, thing):
+            self._plugins.get("a")
+            self._seen.get("b")
+            self.opts.get("firstresult")
+            Tracer().get("c")
+            return thing.get("d")
+    ''', others, '''
+    unresolved 1, elsewhere 3
+    tracing.py:29 Manager.run | return thing.get("d")
+    ''')
+    check('''
+    //- registry.ts
+    export class Registry {
+      protected _map = new Map<string, number>();
+      h$0as(key: string): boolean {
+        return this._map.has(key);
+      }
+    }
+    export function probe(r: Registry, other: any) {
+      return r.has("a") || other.has("b");
+    }
+    ''', others, '''
+    unresolved 0, elsewhere 1
+    ''')

@@ -1,0 +1,164 @@
+"""What a use the map could not link belongs to, when that is a type the map does not hold.
+
+``self._name2plugin.get(name)`` on a field declared ``dict[str, _Plugin]``, ``opts.get(…)`` on
+a ``TypedDict`` subclass, ``this._registryMap.has(key)`` on a ``new Map()``: the map cannot link
+these uses (what they call is defined outside the root), but it can tell that they are not uses
+of a definition of that name it holds — which is what an answer's ``unlisted`` line needs. A
+use's key (the binder's grammar: ``N:<nid>::a.b``, ``P:<module>::A.b``; alternatives after
+``|``, argument notes after ``^``) is followed step by step while the map holds each step; a
+step whose type the map does not define ends it: the use is that type's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codenav.store.read import MapReader, Node
+
+__all__ = ["Outside", "outside_type"]
+
+# The kinds that are types (the containers of every language).
+TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "trait", "union",
+                        "type"})
+# Kinds whose type is the one they are declared (or made) with.
+_TYPED_KINDS = frozenset({"field", "variable", "constant", "property", "attribute"})
+# What wraps a declared type without being it (`Final[dict[str, X]]` is a dict).
+_WRAPPERS = frozenset({"Final", "ClassVar", "Optional", "Annotated", "Required", "NotRequired",
+                       "ReadOnly", "readonly", "typing", "t", "te"})
+# A value whose type is plain from its text.
+_LITERALS = (("{}", "dict"), ("[]", "list"), ('""', "str"), ("''", "str"), ("set()", "set"))
+# Python's containers, made by calling them (`set()`, `defaultdict(list)`).
+_MADE = frozenset({"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict",
+                   "deque", "Counter", "collections.defaultdict", "collections.OrderedDict"})
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_MAX_STEPS = 4
+
+
+class Outside:
+    """Memoised ``outside_type`` over one answer (many uses share a key)."""
+
+    def __init__(self, reader: MapReader) -> None:
+        self.reader = reader
+        self._known: dict[str, str | None] = {}
+
+    def __call__(self, key: str | None) -> str | None:
+        if not key:
+            return None
+        if key not in self._known:
+            self._known[key] = outside_type(self.reader, key)
+        return self._known[key]
+
+
+def outside_type(reader: MapReader, key: str) -> str | None:
+    """The type outside the map (``dict``, ``Map``, ``TypedDict``) whose member the use keyed
+    ``key`` is, None when the map cannot tell (the use stays unresolved)."""
+    first = key.split("|", 1)[0].split("^", 1)[0]
+    head, sep, rest = first.partition("::")
+    if not sep or not rest:
+        return None
+    steps = rest.split(".")
+    node: Node | None
+    if head.startswith("N:"):  # a node of a file: the receiver itself
+        node = reader.node(head[2:])
+    elif head[:2] in ("P:", "I:"):  # a module's name, then its members
+        node = reader.linked(f"{head}::{steps[0]}")
+        steps = steps[1:]
+    else:
+        return None
+    if node is None or not steps or len(steps) > _MAX_STEPS or "()" in rest:
+        return None
+    *through, member = steps
+    for step in through:
+        container = _type_of(reader, node)
+        if not isinstance(container, Node):
+            return container
+        node = _member(reader, container.id, step)
+        if node is None:
+            return None
+    container = _type_of(reader, node)
+    if not isinstance(container, Node):
+        return container
+    return _inherited_from_outside(reader, container, member)
+
+
+def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> str | None:
+    """The base outside the map a type's ``member`` must come from: the type and its bases
+    in the map do not define it, and one of them names a base the map does not hold."""
+    seen: set[int] = set()
+    todo, outside = [container.id], None
+    while todo and len(seen) < 16:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if _member(reader, current, member) is not None:
+            return None  # the map defines it after all: the linker's miss, not a type's
+        for name, base in reader.bases(current):
+            if base is None:
+                outside = outside or name
+            else:
+                todo.append(base)
+    return outside
+
+
+def _type_of(reader: MapReader, node: Node) -> Node | str | None:
+    """The type a receiver node has: a type node of the map, a type's name the map does not
+    define, or None (unknown)."""
+    if node.kind in TYPE_KINDS:
+        return node
+    if node.kind not in _TYPED_KINDS:
+        return None
+    if node.type_key:
+        return reader.linked(node.type_key)
+    name = _declared(node.signature, node.name, node.lang == "py")
+    if name is None:
+        return None
+    if any(other.kind in TYPE_KINDS for other in reader.nodes_named(name, limit=20)):
+        return None  # a type of the map the binder could not link: no telling
+    return name
+
+
+def _declared(signature: str, name: str, python: bool) -> str | None:
+    """The type a declaration's text gives its name (``x: Final[dict[str, int]] = {}`` ->
+    ``dict``, ``x = new Map<K, V>()`` -> ``Map``), None when it gives none plainly."""
+    at = signature.find(name)
+    if at < 0:
+        return None
+    tail = signature[at + len(name):].lstrip("?!")
+    annotation, eq, value = tail.partition("=")
+    annotation = annotation.strip()
+    if annotation.startswith(":"):
+        for word in _NAME.findall(annotation[1:]):
+            if word not in _WRAPPERS:
+                return str(word).rsplit(".", 1)[-1]
+        return None
+    value = value.strip().rstrip(";") if eq else ""
+    if python:
+        for text, type_name in _LITERALS:
+            if value == text:
+                return type_name
+        if value[:1] and value[0] in "{[" and _literal(value):
+            return "dict" if value[0] == "{" else "list"
+    made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<[^()]*>)?\s*\(", value)
+    if made and (made.group(1) or made.group(2) in _MADE):
+        return str(made.group(2)).rsplit(".", 1)[-1]
+    return None
+
+
+def _literal(value: str) -> bool:
+    """Whether ``value`` is one bracketed literal (``{"a": 1}``), not ``{} if x else y``."""
+    depth = 0
+    for i, char in enumerate(value):
+        depth += char in "{[("
+        depth -= char in "}])"
+        if depth == 0 and i < len(value) - 1:
+            return False
+    return True
+
+
+def _member(reader: MapReader, container: int, name: str) -> Node | None:
+    """The member ``name`` a type of the map defines itself, None when it does not."""
+    for child in reader.children(container):
+        if child.name == name:
+            return child
+    return None
