@@ -18,8 +18,9 @@ __all__ = ["facts"]
 Position = tuple[str, int]
 
 
-# Fields that say something about an answer in words, never a row of it.
-_PROSE = frozenset({"unlisted", "note", "hint"})
+# Fields that say something about an answer in words, never a row of it; and the uses an
+# answer could not attribute (`unresolved`), which it lists for the reader to judge, not claims.
+_PROSE = frozenset({"unlisted", "unresolved", "note", "hint"})
 
 
 def facts(envelope: dict[str, Any]) -> tuple[set[str], set[Position]]:

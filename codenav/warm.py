@@ -29,7 +29,6 @@ import socket
 import stat
 import struct
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codenav import __version__
+from codenav.children import module_command
 
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
@@ -124,7 +124,7 @@ def spawn(argv: Sequence[str]) -> None:
     """Start ``codenav warm`` with ``argv`` in the background, in its own session (it
     outlives this call; it leaves when idle)."""
     try:
-        subprocess.Popen([sys.executable, "-m", "codenav", "warm", *argv],
+        subprocess.Popen(module_command("codenav", "warm", *argv),
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
     except OSError as exc:

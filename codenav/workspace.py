@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Hashable
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from codenav.children import module_command
 from codenav.config import decide_trust
 from codenav.errors import MapNotBuilt, MapRefused, MapUntrusted, RootRefused
 from codenav.index.discover import discover
@@ -324,8 +324,8 @@ class Workspace:
         self.build.running, self.build.started = True, time.monotonic()
         self.build.done.clear()
         # (the root was checked here, counted too, before the child starts: it need not)
-        command = [sys.executable, "-m", "codenav", "index", str(self.root), "--progressive",
-                   "--log-level", "warning", "--allow-large-root"]
+        command = module_command("codenav", "index", str(self.root), "--progressive",
+                                 "--log-level", "warning", "--allow-large-root")
         if self._db_arg is not None:  # only a path the user named (never the resolved one)
             command += ["--db", str(self._db_arg)]
         if self.trust_map:

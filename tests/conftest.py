@@ -32,15 +32,16 @@ def envelope(result: Any) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def mcp_session(root: Path, *flags: str) -> AsyncIterator[ClientSession]:
+async def mcp_session(root: Path, *flags: str, cwd: Path | None = None
+                      ) -> AsyncIterator[ClientSession]:
     """A real MCP client session with ``codenav mcp ROOT --no-watch FLAGS`` over stdio
-    (its stderr dropped), initialized within 30 s."""
+    (its stderr dropped; started in ``cwd`` when given), initialized within 30 s."""
     import anyio
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "codenav", "mcp", str(root), "--no-watch", *flags],
-                                   env=dict(os.environ))
+                                   env=dict(os.environ), cwd=cwd)
     with open(os.devnull, "w") as errors:
         async with stdio_client(params, errlog=errors) as (read, write), \
                 ClientSession(read, write) as session:

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "codenav"
 # codenav's top-level modules and packages, lowest first; one layer's members do not import
 # each other either (they are independent)
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("model", "positions", "errors", "words", "lifetime", "__init__"),
+    ("model", "positions", "errors", "words", "lifetime", "children", "__init__"),
     ("files", "paths", "config_schema", "envelope", "setup"),
     ("config", "store"),
     ("index",),

@@ -36,8 +36,9 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+from codenav.children import python_command
 
 __all__ = ["GRACE_S", "MEMORY_BYTES", "ParserPool", "shared_pool"]
 
@@ -51,7 +52,7 @@ _NEAR_BOUND = 0.8
 _SILENCE_S = 5.0  # past the hard deadline: a worker the alarm did not end is killed
 _MEMORY_EXIT = 75  # a worker's exit status after MemoryError (its file: timeout)
 _WORK = "codenav.index.pipeline:_work"
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
 
 class Job(Protocol):
     """One file's work, pickled to a worker (``pipeline.Job``); its path names it in
@@ -185,15 +186,13 @@ class ParserPool:
     def _spawn(self) -> _Worker:
         jobs_read, jobs_write = os.pipe()
         results_read, results_write = os.pipe()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-        try:
+        try:  # an isolated interpreter: a repository's `json.py` is never imported
             proc = subprocess.Popen(
-                [sys.executable, "-c", "from codenav.index.workers import serve; serve()",
-                 str(jobs_read), str(results_write), self.work, str(self.hard_deadline)],
+                python_command("from codenav.index.workers import serve; serve()",
+                               str(jobs_read), str(results_write), self.work,
+                               str(self.hard_deadline)),
                 pass_fds=(jobs_read, results_write), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, env=env)
+                stdout=subprocess.DEVNULL)
         finally:
             os.close(jobs_read)
             os.close(results_write)

@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +300,58 @@ def test_a_map_file_linked_to_a_tracked_file_is_refused_and_the_file_kept(
     done = run_codenav("index", root, timeout=60)
     assert done.returncode == 2 and "hard-linked" in done.stderr, done.stderr
     assert (root / "pkg" / "__init__.py").read_bytes() == b""
+
+
+# Modules codenav and its children import, shadowed at a repository's root: each records that it
+# ran and stops the interpreter. (Not `collections`: `python -m` itself imports it before any
+# code of codenav runs — the `codenav` command and every child codenav starts never do.)
+SHADOWS = ("json", "logging", "__future__", "re", "typing", "enum", "fnmatch", "pathlib",
+           "sqlite3", "subprocess", "signal", "runpy", "asyncio", "tomllib")
+
+
+def _shadowed(root: Path) -> Path:
+    shadows = {f"{name}.py": f"open(__file__ + '.RAN', 'w').close()\n"
+                             f"raise SystemExit('the repository ran: {name}')\n"
+               for name in SHADOWS}
+    return write_tree(root, {**shadows, **PY_SOURCES})
+
+
+def _ran(root: Path) -> list[str]:
+    return sorted(path.name for path in root.glob("*.RAN"))
+
+
+def test_modules_named_like_the_standard_librarys_are_never_imported(tmp_path: Path) -> None:
+    # rich has a `logging.py` at its package root: every parser process codenav started in it
+    # imported that file instead of the standard library's (and died), so did `codenav warm`
+    root = _shadowed(tmp_path / "repo")
+    indexed = run_codenav("index", ".", cwd=root)  # `python -m codenav`, in the repository
+    assert indexed.returncode == 0, indexed.stderr
+    assert _ran(root) == []
+    status = json.loads(run_codenav("status", "--root", root, cwd=root).stdout)
+    assert status["data"]["files"]["byStatus"] == {"ok": len(SHADOWS) + 2}, status
+    # a shell call starts `codenav warm` (and basedpyright under it) in the repository
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    env = {"CODENAV_WARM": "1", "XDG_RUNTIME_DIR": str(run), "CODENAV_WARM_IDLE": "20"}
+    try:
+        for _ in range(60):
+            answer = json.loads(run_codenav("call", "nav_references", '{"symbol": "helper"}',
+                                            cwd=root, env=env).stdout)
+            if answer["data"]["source"] != "map":
+                break
+            time.sleep(1)
+        assert answer["data"]["source"] != "map", answer  # a server answered: it ran
+    finally:
+        subprocess.run(["pkill", "-f", f" warm {root}"], check=False)
+    assert _ran(root) == []
+
+
+async def test_codenav_mcp_in_a_shadowing_repository_runs_none_of_it(tmp_path: Path) -> None:
+    root = _shadowed(tmp_path / "repo")
+    # started in the repository, as clients start it; it builds the map in a background
+    # `codenav index` (the `python -m codenav` of the MCP session drops its folder first)
+    async with mcp_session(root, cwd=root) as session:
+        found = await poll(session, "map_search", {"query": "helper"},
+                           lambda e: e["ok"] and e["data"]["results"])
+        assert found["ok"]
+    assert _ran(root) == []

@@ -39,7 +39,7 @@ def _call(root: Path, env: dict[str, str], tool: str, args: dict[str, Any]) -> d
 
 
 def _warm_pids(root: Path) -> list[int]:
-    found = subprocess.run(["pgrep", "-f", f"codenav warm {root}"], capture_output=True,
+    found = subprocess.run(["pgrep", "-f", f" warm {root}"], capture_output=True,
                            text=True, check=False)
     return [int(pid) for pid in found.stdout.split()]
 
