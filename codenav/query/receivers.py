@@ -62,6 +62,8 @@ def outside_type(reader: MapReader, key: str) -> str | None:
         node = reader.node(head[2:])
     elif head[:2] in ("P:", "I:"):  # a module's name, then its members
         node = reader.linked(f"{head}::{steps[0]}")
+        if node is None and head.startswith("I:") and not reader.holds_module(head[2:]):
+            return head[2:].split(".", 1)[0]  # `os.environ.get`: a module outside the root
         steps = steps[1:]
     else:
         return None
@@ -137,8 +139,8 @@ def _declared(signature: str, name: str, python: bool) -> str | None:
         for text, type_name in _LITERALS:
             if value == text:
                 return type_name
-        if value[:1] and value[0] in "{[" and _literal(value):
-            return "dict" if value[0] == "{" else "list"
+        if value[:1] and value[0] in "{[" and (len(value) == 1 or _literal(value)):
+            return "dict" if value[0] == "{" else "list"  # (`{` alone: a literal's 1st line)
     made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<[^()]*>)?\s*\(", value)
     if made and (made.group(1) or made.group(2) in _MADE):
         return str(made.group(2)).rsplit(".", 1)[-1]
