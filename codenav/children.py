@@ -4,9 +4,9 @@
 path, and codenav runs in the repository it maps: a ``json.py`` or ``logging.py`` at the root
 of a repository would be imported in place of the standard library's — the repository's code,
 run by codenav. So every child (parser processes, ``codenav warm``, the background index) is an
-isolated interpreter (``-I``: no working directory, no ``PYTHON*`` variables) whose path is this
-process's own, without the working directory; and ``python -m codenav`` itself drops the
-working directory before it imports anything more (``__main__.py``).
+isolated interpreter (``-I``: no working directory, no ``PYTHON*`` variables) whose path starts
+with this codenav's location and ``PYTHONPATH``, without the working directory; and ``python -m
+codenav`` itself drops the working directory before it imports anything more (``__init__.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,11 @@ def safe_path(path: list[str], cwd: str) -> list[str]:
 def python_command(code: str, *args: str) -> list[str]:
     """The command running ``code`` in an isolated interpreter with this process's module
     path (the working directory left out), then ``args`` as its ``sys.argv[1:]``."""
-    path = [PACKAGE_PARENT, *safe_path(sys.path, os.getcwd())]
+    # -I drops PYTHONPATH (and the user's site-packages, where a user install's PACKAGE_PARENT
+    # is): given back, without the working directory
+    given = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    path = [PACKAGE_PARENT, *(entry for entry in safe_path(given, os.getcwd())
+                              if entry != PACKAGE_PARENT)]
     boot = f"import sys; sys.path[:0] = {path!r}\n{code}"
     return [sys.executable, "-I", "-c", boot, *args]
 
