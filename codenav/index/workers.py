@@ -32,11 +32,12 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from codenav.children import python_command
 
@@ -52,6 +53,12 @@ _NEAR_BOUND = 0.8
 _SILENCE_S = 5.0  # past the hard deadline: a worker the alarm did not end is killed
 _MEMORY_EXIT = 75  # a worker's exit status after MemoryError (its file: timeout)
 _WORK = "codenav.index.pipeline:_work"
+
+
+class _Failure(NamedTuple):
+    """A worker's answer for a job whose work raised (its traceback), instead of dying."""
+
+    trace: str
 
 
 class Job(Protocol):
@@ -130,11 +137,15 @@ class ParserPool:
                         del busy[worker.results]
                         yield from self._ended(worker, queue, retried, failed)
                         continue
-                    worker.outstanding.popleft()
+                    job = worker.outstanding.popleft()
                     worker.since = time.monotonic()
                     if not worker.outstanding:
                         del busy[worker.results]
                         self._idle.append(worker)
+                    if isinstance(result, _Failure):
+                        log.error("reading %s failed (a bug in codenav: please report it); it "
+                                  "is mapped as crashed\n%s", job.path, result.trace.rstrip())
+                        result = failed(job, "crashed")
                     yield result
         finally:
             for worker in busy.values():  # abandoned mid-run: its results are nobody's
@@ -280,6 +291,8 @@ def serve() -> None:
                 result = work(job)
             except MemoryError:
                 os._exit(_MEMORY_EXIT)  # the heap is in no state to go on
+            except Exception:  # noqa: BLE001 - a bug of the work on this file: said; it lives
+                result = _Failure(traceback.format_exc(limit=12))
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             try:

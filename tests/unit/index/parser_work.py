@@ -25,6 +25,8 @@ def work(job: Job) -> tuple[str, str, int]:
         if not marker.exists():
             marker.write_text("died once")
             os.kill(os.getpid(), signal.SIGSEGV)
+    elif what == "raise":  # a bug of the work itself
+        raise ValueError(f"not enough values to unpack ({name})")
     elif what == "hang":
         time.sleep(3600)
     elif what == "spin":  # in C, never back to the interpreter's signal handling

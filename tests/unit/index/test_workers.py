@@ -88,3 +88,16 @@ def test_closing_the_pool_leaves_no_process(tmp_path: Path) -> None:
     assert pids and all(_alive(pid) for pid in pids)
     pool.close()
     assert not any(_alive(pid) for pid in pids)
+
+
+def test_a_file_whose_work_raises_is_crashed_and_its_process_lives_on(
+        pool: ParserPool, caplog: pytest.LogCaptureFixture) -> None:
+    # attrs' tests/test_slots.py raised in the binder: the exception killed the parser
+    # process, the file was parsed again alone, and the log blamed a signal ("exit -9")
+    jobs = [Job("ok", "before", 0), Job("raise", "bad", 0), Job("ok", "after", 1)]
+    results = list(pool.run(jobs, failed, batch=3))
+    assert ("failed", "bad", "crashed") in results
+    pids = {r[2] for r in results if r[0] == "ok"}
+    assert len(pids) == 1 and all(_alive(pid) for pid in pids)  # one worker did all three
+    assert "not enough values to unpack (bad)" in caplog.text
+    assert "a bug in codenav" in caplog.text
