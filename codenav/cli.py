@@ -181,7 +181,7 @@ def _parser() -> argparse.ArgumentParser:
 
     tools = commands.add_parser(
         "tools", help="every tool (map_search, nav_references, ...) with its arguments and an "
-                      "example, in one screen (below, in --help)",
+                      "example, in one screen: start here",
         description="List the tools an agent calls (the same as `codenav call --list`).")
     tools.set_defaults(run=_cmd_tools)
 
@@ -641,14 +641,6 @@ def _describe_freshness(fresh: object) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
-    given = sys.argv[1:] if argv is None else list(argv)
-    if given in (["--help"], ["-h"]):  # an agent's first call: the tools come with it
-        from codenav.tools.help import tool_list
-
-        print(parser.format_help().rstrip("\n"))
-        print("\nTools (what an agent calls; `codenav tools` prints this again):\n")
-        print(tool_list())
-        return EXIT_OK
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)
