@@ -62,8 +62,8 @@ def outside_type(reader: MapReader, key: str) -> str | None:
         node = reader.node(head[2:])
     elif head[:2] in ("P:", "I:"):  # a module's name, then its members
         node = reader.linked(f"{head}::{steps[0]}")
-        if node is None and head.startswith("I:") and not reader.holds_module(head[2:]):
-            return head[2:].split(".", 1)[0]  # `os.environ.get`: a module outside the root
+        # (a module outside the root tells nothing: `copy.deepcopy(x).msg` is keyed as a member
+        # of `copy.deepcopy`, `os.environ.get` alike — the first is x's)
         steps = steps[1:]
     else:
         return None

@@ -431,16 +431,6 @@ class MapReader:
         row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()
         return self.node_by_id(int(row[0])) if row is not None else None
 
-    def holds_module(self, dotted: str) -> bool:
-        """Whether a file of the map may be the module ``dotted`` (``markdown_it.token``:
-        a path ending ``markdown_it/token.py``, ``…/token/__init__.py``, ``…/token.pyi``)."""
-        tail = dotted.replace(".", "/")
-        return self.conn.execute(
-            "SELECT 1 FROM files WHERE path = ? OR path LIKE ? OR path = ? OR path LIKE ? "
-            "OR path LIKE ? LIMIT 1",
-            (f"{tail}.py", f"%/{tail}.py", f"{tail}/__init__.py", f"%/{tail}/__init__.py",
-             f"%{tail}.pyi")).fetchone() is not None
-
     def bases(self, node_id: int) -> list[tuple[str, int | None]]:
         """A class's bases as (name, node id), the id None where the map could not link the
         base (defined outside it)."""

@@ -478,3 +478,31 @@ def test_uses_on_a_type_outside_the_map_are_not_left_unresolved() -> None:
     ''', others, '''
     unresolved 0, elsewhere 1
     ''')
+
+
+def test_a_value_made_by_a_function_outside_the_root_stays_unresolved() -> None:
+    # structlog: `copied_logger = copy.deepcopy(BytesLogger())`, then `copied_logger.msg(…)`
+    # is keyed as a member of `copy.deepcopy` — which says nothing of its type: it must stay
+    # among the unresolved uses (it was counted as the `copy` module's)
+    check('''
+    //- out.py
+    import copy
+
+
+    class BytesLogger:
+        def m$0sg(self, message):
+            return message
+
+
+    class PrintLogger:
+        def msg(self, message):
+            return message
+
+
+    def test_deepcopy():
+        copied_logger = copy.deepcopy(BytesLogger())
+        copied_logger.msg(b"hello")
+    ''', others, '''
+    unresolved 1, elsewhere 0
+    out.py:16 test_deepcopy | copied_logger.msg(b"hello")
+    ''')
