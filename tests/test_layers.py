@@ -42,7 +42,7 @@ INSIDE: dict[str, dict[str, frozenset[str]]] = {
         "checks": frozenset({"locate"}),
         "hierarchy": frozenset({"live", "locate"}),
         "references": frozenset({"fresh", "imports", "live", "locate", "receivers",
-                                 "source"}),
+                                 "source", "text"}),
     },
     "tools": {
         "__init__": frozenset(), "rows": frozenset(), "base": frozenset(),

@@ -33,6 +33,7 @@ from codenav.query.locate import (
 )
 from codenav.query.receivers import Outside
 from codenav.query.source import Lines
+from codenav.query.text import TextPage
 from codenav.store.read import MapReader, NameUse, Node
 
 __all__ = [
@@ -43,12 +44,15 @@ __all__ = [
     "OtherUses",
     "Reference",
     "ReferencePage",
+    "TextCheck",
+    "family_langs",
     "map_references",
     "merged_references",
     "module_references",
     "other_imports",
     "other_uses",
     "server_references",
+    "text_check",
 ]
 
 
@@ -197,6 +201,17 @@ class OtherUses:
     rows: tuple[FileReferences, ...] = ()
     outside: tuple[str, ...] = ()  # types outside the map some of ``elsewhere`` are of
 
+    def places(self) -> set[tuple[str, int]]:
+        """(path, line) of the unresolved uses listed."""
+        return {(refs.path, ref.line) for refs in self.rows for ref in refs.refs}
+
+
+def family_langs(node: Node) -> list[str]:
+    """The languages whose files may use ``node`` (a Python method is not called from
+    JavaScript; TypeScript's are JavaScript's too)."""
+    own = family(node.lang)
+    return [lang.code for lang in languages() if family(lang.code) == own]
+
 
 def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: FileFilter,
                listed: Collection[tuple[str, int]] = (), kind: str | None = None
@@ -211,8 +226,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     elsewhere = 0
     unresolved: list[NameUse] = []
     outside, owners = Outside(reader), Counter[str]()
-    own = family(next(iter(nodes)).lang)  # a Python method is not called from JavaScript
-    langs = [lang.code for lang in languages() if family(lang.code) == own]
+    langs = family_langs(next(iter(nodes)))
     for hit in reader.name_uses(name, targets, kind, langs):
         if not files(hit.path) or (hit.path, hit.line) in listed:
             continue
@@ -234,6 +248,74 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
         if count <= MAX_UNRESOLVED else ()
     return OtherUses(name, count, elsewhere, kind, rows,
                      tuple(owner for owner, _ in owners.most_common()))
+
+
+# The places a text check names per category (beyond them, it counts).
+MAX_PLACES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class TextCheck:
+    """The text search an agent runs after an answer, run for it and accounted for: the
+    lines holding the name as a word (in the files of its language), how many the answer
+    lists, and what each other one is — by category, with its places (``path``, ``line``):
+    ``unresolved`` (listed under it), ``later`` (the definition's, on later pages),
+    ``not <kind>`` (uses of the definition that are not calls or bases), ``other`` (uses of
+    other definitions so named), ``declared`` (definitions, imports, exports of the name),
+    ``no use`` (comments, strings, docs: no use of the name in code)."""
+
+    name: str
+    lines: int
+    listed: int
+    categories: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]  # name, count, places
+    partial: bool
+
+
+def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
+               listed: Collection[tuple[str, int]],
+               unresolved: Collection[tuple[str, int]], kind: str | None = None) -> TextCheck:
+    """Account for every line of ``found`` (``text_search`` of the nodes' name as a word):
+    listed by the answer, unresolved, or why not a use of the nodes (of ``kind``)."""
+    name = next(iter(nodes)).name
+    ours = {other.id for node in nodes for other in declarations_of(reader, node)} | \
+        {ctor for node in nodes for ctor in constructors(reader, node)}
+    at: dict[tuple[str, int], list[tuple[str, int | None]]] = defaultdict(list)
+    paths = set(hit.path for hit in found.hits)
+    for path, line, ref_kind, target in reader.name_lines(name, sorted(paths)):
+        at[(path, line)].append((ref_kind, target))
+    for other in reader.nodes_named(name, limit=5_000):  # definitions are nodes, not refs
+        if other.path in paths:
+            at[(other.path, other.name_line)].append(("declaration", other.id))
+    listed, unresolved = set(listed), set(unresolved)
+    buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    shown = 0
+    for hit in found.hits:
+        place = (hit.path, hit.line)
+        refs = at.get(place, [])
+        if place in listed or (kind is not None and any(
+                target in ours and ref_kind == kind for ref_kind, target in refs)):
+            shown += 1  # (a base named on a line after its `class` line is listed too)
+        elif place in unresolved:
+            buckets["unresolved"].append(place)
+        elif any(target in ours and ref_kind not in _DECLARING for ref_kind, target in refs):
+            buckets[f"not {kind}" if kind else "later"].append(place)  # paged out
+        elif any(ref_kind in _DECLARING for ref_kind, _ in refs):
+            buckets["declared"].append(place)
+        elif any(target is not None for _, target in refs):
+            buckets["other"].append(place)
+        elif refs:
+            buckets["unresolved"].append(place)  # unattributed, and not listed as such
+        else:
+            buckets["no use"].append(place)
+    order = ("unresolved", "later", f"not {kind}", "other", "declared", "no use")
+    categories = tuple((category, len(buckets[category]),
+                        tuple(buckets[category][:MAX_PLACES]))
+                       for category in order if buckets.get(category))
+    return TextCheck(name, found.total, shown, categories, found.partial or
+                     found.total > len(found.hits))
+
+
+_DECLARING = frozenset({"declaration", "import", "export"})
 
 
 def other_imports(reader: MapReader, lines: Lines, module: Node,

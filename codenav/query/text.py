@@ -5,7 +5,9 @@ of mappable size); the search stops at a bound of bytes and time, and says so.""
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,15 +42,20 @@ class TextPage:
     partial: bool
 
 
-def text_files(reader: MapReader, files: FileFilter, lang: str | None = None) -> list[str]:
-    """The map's files a text search reads (``files`` and ``lang`` narrow them), by path."""
+def text_files(reader: MapReader, files: FileFilter, lang: str | None = None,
+               langs: Collection[str] = ()) -> list[str]:
+    """The map's files a text search reads (``files`` and ``lang``, or any of ``langs``,
+    narrow them), by path."""
     return [path for path, file_lang, *_ in reader.files_under("")
-            if files(path) and (lang is None or file_lang == lang)]
+            if files(path) and (lang is None or file_lang == lang)
+            and (not langs or file_lang in langs)]
 
 
-def text_search(root: Path, paths: list[str], needle: str) -> TextPage:
-    """Lines containing ``needle`` in ``paths`` (``text_files``), in path then line order:
-    no map access, so that it can run off the event loop."""
+def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -> TextPage:
+    """Lines containing ``needle`` (with ``word``, as a whole identifier: not inside a longer
+    name) in ``paths`` (``text_files``), in path then line order: no map access, so that it
+    can run off the event loop."""
+    pattern = re.compile(rf"(?<![\w$]){re.escape(needle)}(?![\w$])") if word else None
     hits: list[TextHit] = []
     total = searched = scanned = 0
     started = time.monotonic()
@@ -58,7 +65,7 @@ def text_search(root: Path, paths: list[str], needle: str) -> TextPage:
         searched += 1
         for number, text in enumerate(file_lines(root, path), 1):
             scanned += len(text) + 1
-            if needle not in text:
+            if needle not in text or (pattern is not None and not pattern.search(text)):
                 continue
             total += 1
             if len(hits) < MAX_HITS:

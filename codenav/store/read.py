@@ -431,6 +431,15 @@ class MapReader:
         row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()
         return self.node_by_id(int(row[0])) if row is not None else None
 
+    def name_lines(self, name: str, paths: Sequence[str]) -> list[tuple[str, int, str, int | None]]:
+        """(path, line, kind, target) of every reference named ``name`` in ``paths`` —
+        declarations, imports and exports too."""
+        return [(str(path), int(line), str(kind), target) for path, line, kind, target in
+                self.conn.execute(
+                    "SELECT f.path, r.line, r.kind, r.target_id FROM refs r "
+                    "JOIN files f ON f.id = r.file_id WHERE r.name = ? AND f.path IN "
+                    "(SELECT value FROM json_each(?))", (name, json.dumps(list(paths))))]
+
     def bases(self, node_id: int) -> list[tuple[str, int | None]]:
         """A class's bases as (name, node id), the id None where the map could not link the
         base (defined outside it)."""

@@ -6,17 +6,21 @@ columns (docs/contract.md §2).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Literal
 
+import anyio
 from pydantic import Field, model_validator
 
-from codenav.query.locate import Located, locate
-from codenav.store.read import MapReader
+from codenav.query.locate import FileFilter, Located, locate
+from codenav.query.references import TextCheck, family_langs, text_check
+from codenav.query.text import text_files, text_search
+from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
 from codenav.tools.rows import Detail
 from codenav.workspace import Workspace
 
-__all__ = ["NavParams", "SourceParam", "TargetParams", "resolved"]
+__all__ = ["NavParams", "SourceParam", "TargetParams", "checked_text", "resolved"]
 
 _MAX_POSITION = 1 << 31
 
@@ -63,3 +67,17 @@ def resolved(ws: Workspace, params: TargetParams, ctx: CallContext
     located = locate(ws, reader, ctx.fresh, id=params.id, file=params.file, line=params.line,
                      col=params.col, symbol=params.symbol)
     return reader, located
+
+
+async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
+                       files: FileFilter, listed: Collection[tuple[str, int]],
+                       unresolved: Collection[tuple[str, int]], kind: str | None = None
+                       ) -> TextCheck:
+    """The text search of the nodes' name (a word, in the files of their language) an agent
+    would run after an answer listing ``listed``, accounted for (``text_check``); the files
+    are read off the event loop."""
+    name = nodes[0].name
+    paths = text_files(reader, files, langs=family_langs(nodes[0]))
+    found = await anyio.to_thread.run_sync(
+        lambda: text_search(ws.root, paths, name, word=True))
+    return text_check(reader, nodes, found, listed, unresolved, kind)

@@ -29,9 +29,9 @@ def tool_list() -> str:
         "else the map's; one call is enough) | \"lsp\" | \"map\".",
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
         "  References, callers, subtypes and importers say in \"unlisted\" what they leave "
-        "out of the name's uses in code (\"none…\": complete, no text search needed); uses",
-        "  on a receiver of unknown type are listed under \"unresolved\" with their code: "
-        "judge each there.",
+        "out of the name's uses in code (\"none…\": complete); uses on a receiver of",
+        "  unknown type are listed under \"unresolved\" with their code: judge each there. "
+        "\"text\" is the text search of the name, done and accounted for line by line.",
         "",
     ]
     for tool in TOOLS:

@@ -25,7 +25,7 @@ from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
-from codenav.tools.common import NavParams, resolved
+from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
     calls_rendered,
     deeper_types_warning,
@@ -35,6 +35,7 @@ from codenav.tools.render import (
     map_callers_warning,
     overridden_warning,
     several_warning,
+    text_line,
     types_section,
     unlisted,
     unresolved_cut,
@@ -81,8 +82,12 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                                    "calls": calls_rendered(calls, params.detail, candidate.node)}
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
-            section.update(unlisted(other_uses(reader, Lines(ws.root), [candidate.node],
-                                               FileFilter(None), sites, kind="call")))
+            others = other_uses(reader, Lines(ws.root), [candidate.node], FileFilter(None),
+                                sites, kind="call")
+            section.update(unlisted(others))
+            section["text"] = text_line(await checked_text(
+                ws, reader, [candidate.node], FileFilter(None), sites, others.places(),
+                kind="call"))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
@@ -158,8 +163,12 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         if params.direction == "subtypes" and candidate.node is not None:
             # classes naming it among their bases the map could not link (the grep check)
             bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
-            section.update(unlisted(other_uses(reader, Lines(ws.root), [candidate.node],
-                                               FileFilter(None), bases, kind="inheritance")))
+            others = other_uses(reader, Lines(ws.root), [candidate.node], FileFilter(None),
+                                bases, kind="inheritance")
+            section.update(unlisted(others))
+            section["text"] = text_line(await checked_text(
+                ws, reader, [candidate.node], FileFilter(None), bases, others.places(),
+                kind="inheritance"))
         sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}

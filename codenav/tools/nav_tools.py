@@ -27,7 +27,7 @@ from codenav.query.references import (
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
-from codenav.tools.common import NavParams, resolved
+from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
     fallback_notes,
     listed,
@@ -40,6 +40,7 @@ from codenav.tools.render import (
     references_section,
     server_definition,
     several_warning,
+    text_line,
     unlisted,
     unresolved_cut,
 )
@@ -106,7 +107,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     reader, located = resolved(ws, params, ctx)
     files = FileFilter(params.fileFilter)
     if located.others:
-        return _several(ws, reader, located, params, ctx, files)
+        return await _several(ws, reader, located, params, ctx, files)
     context = T.ReferenceContext(include_declaration=params.includeDeclaration)
     node = located.node
     warnings: list[str] = []
@@ -133,7 +134,12 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         warnings += overridden_warning(node, overridden(reader, node))
         if node.kind != "module":
             answered = {(where.path, where.line) for where in found if not where.external}
-            extra.update(unlisted(other_uses(reader, Lines(ws.root), [node], files, answered)))
+            others = other_uses(reader, Lines(ws.root), [node], files, answered)
+            extra.update(unlisted(others))
+            rows = {(found_refs.path, ref.line) for found_refs in page.shown
+                    for ref in found_refs.refs}
+            extra["text"] = text_line(await checked_text(
+                ws, reader, [node], files, rows | answered, others.places()))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -176,8 +182,8 @@ def _page(ws: Workspace, reader: MapReader, located: Located, params: References
     return map_references(reader, lines, ctx.fresh, node, **common)
 
 
-def _several(ws: Workspace, reader: MapReader, located: Located, params: ReferencesParams,
-             ctx: CallContext, files: FileFilter) -> Answer:
+async def _several(ws: Workspace, reader: MapReader, located: Located,
+                   params: ReferencesParams, ctx: CallContext, files: FileFilter) -> Answer:
     """The references of every definition a shared name names, one section each (the map
     answers: asking a server once per candidate would take too long)."""
     room = ctx.room(_REF_COST)
@@ -186,6 +192,7 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
     omitted = 0
     marks: dict[str, int] = {}
     covered: set[int] = set()  # a property's setter is the same symbol as its getter
+    pages = []
     for candidate in located.each():
         assert candidate.node is not None
         if candidate.node.id in covered:
@@ -193,6 +200,7 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
         covered.update(member.id for member in declarations_of(reader, candidate.node))
         page = map_references(reader, lines, ctx.fresh, candidate.node, files=files,
                               declaration=params.includeDeclaration, offset=0, room=room)
+        pages.append(page)
         room = max(0, room - page.count())
         omitted += page.total - page.count()
         for mark, count in page.marks.items():
@@ -202,7 +210,12 @@ def _several(ws: Workspace, reader: MapReader, located: Located, params: Referen
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
     nodes = [candidate.node for candidate in located.each() if candidate.node is not None]
-    data.update(unlisted(other_uses(reader, lines, nodes, files)))  # of every one of them
+    others = other_uses(reader, lines, nodes, files)  # of every one of them
+    data.update(unlisted(others))
+    rows = {(refs.path, ref.line) for section in pages for refs in section.shown
+            for ref in refs.refs}
+    data["text"] = text_line(await checked_text(ws, reader, nodes, files, rows,
+                                                others.places()))
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)

@@ -25,6 +25,7 @@ from codenav.query.references import (
     FileReferences,
     OtherUses,
     ReferencePage,
+    TextCheck,
 )
 from codenav.query.source import Lines
 from codenav.query.text import TextPage
@@ -49,7 +50,7 @@ __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warn
            "more_warning", "outline_answer", "overload_rows", "overridden_warning",
            "references_answer", "references_cut", "references_section", "related",
            "relinking", "server_definition", "several_warning", "summary",
-           "text_answer", "types_section", "unlisted", "unresolved_cut"]
+           "text_answer", "text_line", "types_section", "unlisted", "unresolved_cut"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -260,6 +261,37 @@ def unresolved_cut(*path: str | int) -> Cut:
                "map_search text:true with a fileFilter lists them")
 
 
+_CHECKED = {"unresolved": "on a receiver of unknown type", "later": "on later pages",
+            "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
+            "declared": "definitions or imports",
+            "no use": "not uses (comments, strings, local names)"}
+
+
+def text_line(check: TextCheck) -> str:
+    """The text search an agent would run after the answer, accounted for in one line: how
+    many lines hold the name, how many the answer lists, and what the others are, where."""
+    name, lines = check.name, check.lines
+    if not check.categories:
+        return f"all {lines} line(s) holding the word {name!r} are listed"
+    parts = [f"{lines} line(s) hold the word {name!r}: {check.listed} listed"]
+    for category, count, places in check.categories:
+        label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
+                             category)
+        where = "" if category == "unresolved" else " " + _places(places, count)
+        parts.append(f"{count} {label}{where}")
+    more = " (the search stopped at its bound)" if check.partial else ""
+    return "; ".join(parts) + more
+
+
+def _places(places: Sequence[tuple[str, int]], count: int) -> str:
+    """``a.py:3,9 b.py:1`` (+ how many more)."""
+    by_file: dict[str, list[str]] = {}
+    for path, line in places:
+        by_file.setdefault(path, []).append(str(line))
+    text = " ".join(f"{path}:{','.join(lines)}" for path, lines in by_file.items())
+    return text + (f" +{count - len(places)} more" if count > len(places) else "")
+
+
 def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
     where = ("listed under 'unresolved' with their code: judge each" if others.rows else
@@ -397,9 +429,12 @@ def references_cut(page: ReferencePage, next_page: Page | None,
 def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_page: Page,
                       warnings: list[str], extra: dict[str, Any] | None = None) -> Answer:
     """One definition's references, degrading by tiers before anything is dropped: rows with
-    their code, then rows with their line and enclosing name, then lines per file."""
+    their code, then rows with their line and enclosing name, then lines per file (the
+    text check goes first: rows matter more)."""
     def data(rendering: str) -> dict[str, Any]:
-        return {**references_section(page, symbol, detail, rendering), **(extra or {})}
+        more = {key: value for key, value in (extra or {}).items()
+                if rendering == "code" or key != "text"}
+        return {**references_section(page, symbol, detail, rendering), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
     cuts = [cut, unresolved_cut()] if extra and "unresolved" in extra else [cut]

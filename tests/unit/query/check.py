@@ -38,7 +38,7 @@ from codenav.store.read import MapReader
 from codenav.workspace import Workspace
 
 __all__ = ["Query", "callees", "callers", "check", "definition", "others", "outline",
-           "overrides", "references", "subtypes", "supertypes", "target"]
+           "overrides", "references", "subtypes", "supertypes", "target", "texts"]
 
 CURSOR = "$0"
 
@@ -184,6 +184,26 @@ def others(q: Query) -> Iterable[str]:
     for refs in found.rows:
         for ref in refs.refs:
             yield f"{refs.path}:{ref.line} {ref.scope} | {ref.code}"
+
+
+def texts(q: Query) -> Iterable[str]:
+    """The text check after the cursor's references: ``N lines, M listed``, then each
+    category with its places (``category path:line …``)."""
+    from codenav.query.references import other_uses, text_check
+    from codenav.query.text import text_files, text_search
+
+    located = q.at()
+    assert located.node is not None
+    node = located.node
+    page = map_references(q.reader, Lines(q.ws.root), q.fresh, node, files=FileFilter(None),
+                          declaration=False, offset=0, room=1000)
+    listed = {(refs.path, ref.line) for refs in page.shown for ref in refs.refs}
+    found = text_search(q.ws.root, text_files(q.reader, FileFilter(None)), node.name, word=True)
+    unresolved = other_uses(q.reader, Lines(q.ws.root), [node], FileFilter(None)).places()
+    check_ = text_check(q.reader, [node], found, listed, unresolved)
+    yield f"{check_.lines} lines, {check_.listed} listed"
+    for category, count, places in check_.categories:
+        yield f"{category} {count}: " + " ".join(f"{path}:{line}" for path, line in places)
 
 
 def overrides(q: Query) -> Iterable[str]:

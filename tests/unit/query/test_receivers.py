@@ -12,6 +12,7 @@ from tests.unit.query.check import (
     references,
     subtypes,
     supertypes,
+    texts,
 )
 
 
@@ -505,4 +506,34 @@ def test_a_value_made_by_a_function_outside_the_root_stays_unresolved() -> None:
     ''', others, '''
     unresolved 1, elsewhere 0
     out.py:16 test_deepcopy | copied_logger.msg(b"hello")
+    ''')
+
+
+def test_the_text_search_after_an_answer_is_accounted_for_line_by_line() -> None:
+    # run 8: the agent ran `map_search text:true` after 10 answers that said they were
+    # complete, "to be sure"; the answer now says what that search finds and what each line is
+    check('''
+    //- log.py
+    class Logger:
+        def m$0sg(self, text):  # msg: the one to call
+            return text
+
+
+    class Other:
+        def msg(self, text):
+            return text
+
+
+    def run(logger: Logger, other: Other, unknown):
+        logger.msg("a")
+        other.msg("b")
+        unknown.msg("c")
+        msg = "msg in a string"
+        return msg
+    ''', texts, '''
+    7 lines, 1 listed
+    unresolved 1: log.py:14
+    other 1: log.py:13
+    declared 2: log.py:2 log.py:7
+    no use 2: log.py:15 log.py:16
     ''')
