@@ -914,6 +914,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
         "", "first_parameter") else ""
     countdown = _CHECK_EVERY
     for start, node, captured_kind in items:
+        if captured_kind == "keyword":  # `f(msg=1)`: a parameter's name, no use of a node
+            continue
         countdown -= 1
         if not countdown:
             if time.monotonic() > deadline:

@@ -115,6 +115,10 @@
 ; an attribute (`self` in `self.save`) is found through the tree (`receivers` in
 ; languages.toml), so these patterns capture one node each.
 
+; The name of a keyword argument (`f(msg=1)`) names a parameter of what is called, not a
+; definition of the map: no reference (`keyword` references are left out).
+(keyword_argument name: (identifier) @name.reference.keyword)
+
 (attribute attribute: (identifier) @name.reference.attribute)
 
 (call function: (identifier) @name.reference.call)
