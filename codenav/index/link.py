@@ -658,10 +658,10 @@ class Linker:
             code, _, variable = rest.partition(":")
             node = self._named_like(variable, code)
         elif kind == "A":  # A:<lang>: of that language family only
-            candidates = self.members_named(names[0]) if names else []
+            candidates = self._without_stubs(self.members_named(names[0])) if names else []
             if rest:
                 family = self._family_of_code(rest)
-                candidates = (c for c in candidates if self._family_of(c) == family)
+                candidates = [c for c in candidates if self._family_of(c) == family]
             node = self._family_root(candidates, names[0]) if names else None
             names = names[1:]
         else:
@@ -676,6 +676,16 @@ class Linker:
                         if self._guesses(node) else None)
             node = found
         return node
+
+    def _without_stubs(self, nodes: Iterable[int]) -> list[int]:
+        """``nodes`` without those of Python stubs (``.pyi``) when code defines the name too:
+        a stub mirrors its module (transitions' core.pyi made Machine.resolve_callable two
+        class families, and no unknown receiver was matched to it)."""
+        found = list(nodes)
+        stub = {node for node in found
+                if (self._path_of(file_node(node >> NODE_BITS)) or "").endswith(".pyi")}
+        return found if not stub or len(stub) == len(found) else \
+            [node for node in found if node not in stub]
 
     def _module_and_rest(self, base: str, names: list[str]) -> tuple[int | None, list[str]]:
         """The module node of ``base``; a missing package folder is walked as submodules."""

@@ -84,11 +84,13 @@ def hover_text(result: Any) -> str:
 
 
 _FENCE = re.compile(r"```.*?```", re.S)
+_PROSE_CHARS = 300  # of a hover's first paragraph of prose
 
 
 def _brief(text: str) -> str:
     """A hover as an answer needs it: every code block (the signature, the type) and the
-    first paragraph of prose, the rest of the docstring left out (``…``); markdown's
+    first paragraph of prose (at most ``_PROSE_CHARS``), the rest of the docstring left out
+    (``…``); markdown's
     ``&nbsp;`` as spaces and its rules dropped."""
     text = text.replace("&nbsp;", " ")
     kept: list[str] = []
@@ -103,6 +105,8 @@ def _brief(text: str) -> str:
             if prose:
                 kept.append("…")
                 break
+            if len(paragraph) > _PROSE_CHARS:  # an `Args:` block with no blank line in it
+                paragraph = paragraph[: _PROSE_CHARS - 1].rstrip() + "…"
             kept.append(paragraph)
             prose = True
         if block is not None:

@@ -32,7 +32,7 @@ from codenav.workspace import Workspace
 __all__ = ["GUESSED", "MAP_ONLY", "MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID",
            "FileFilter", "Located", "constructed", "constructors", "declarations_of",
            "family", "find_node", "locate", "mapped_file", "overloads_of", "overridden",
-           "parse_node_id", "references_of", "scope_names"]
+           "parse_node_id", "references_of", "scope_names", "without_stubs"]
 
 GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
 MAP_ONLY = "map"  # a row's mark: the map's alone, a language server answered without it
@@ -71,7 +71,10 @@ def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, FileSt
 class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
 
-    def __init__(self, raw: str | None) -> None:
+    def __init__(self, raw: str | None, skip: frozenset[str] = frozenset(),
+                 only: frozenset[str] | None = None) -> None:
+        self.skip = skip  # paths left out whatever the filter says (stubs beside modules)
+        self.only = only  # when given: these paths alone
         if raw:
             require_relative(raw, "fileFilter")
         self.raw = raw.strip().lstrip("./") if raw else None
@@ -81,12 +84,25 @@ class FileFilter:
         self._glob = self.raw is not None and any(c in self.raw for c in "*?[")
 
     def __call__(self, path: str) -> bool:
+        if path in self.skip or (self.only is not None and path not in self.only):
+            return False
         if not self.raw:
             return True
         if self._glob:
             return fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
                 path, self.raw.replace("**/", ""))
         return path.startswith(self.raw)
+
+
+def without_stubs(reader: MapReader, files: FileFilter) -> FileFilter:
+    """``files`` without the Python stubs that sit beside their modules (``core.pyi`` by
+    ``core.py``): a stub mirrors its module's names, and its lines are no uses in code —
+    unless the filter asks for stubs (``*.pyi``)."""
+    if files.raw is not None and ".pyi" in files.raw:
+        return files
+    paths = {path for path, *_ in reader.files_under("")}
+    stubs = frozenset(path for path in paths if path.endswith(".pyi") and path[:-1] in paths)
+    return FileFilter(files.raw, stubs) if stubs else files
 
 
 @dataclass

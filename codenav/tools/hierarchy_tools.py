@@ -20,7 +20,7 @@ from codenav.query.hierarchy import (
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
-from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden
+from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden, without_stubs
 from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
@@ -67,6 +67,7 @@ class TypeHierarchyParams(NavParams):
 async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
+    code_files = without_stubs(reader, FileFilter(None))
     sections = []
     warnings: list[str] = []
     sources = set()
@@ -82,11 +83,11 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                                    "calls": calls_rendered(calls, params.detail, candidate.node)}
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
-            others = other_uses(reader, Lines(ws.root), [candidate.node], FileFilter(None),
+            others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 sites, kind="call")
             section.update(unlisted(others))
             section["text"] = text_line(await checked_text(
-                ws, reader, [candidate.node], FileFilter(None), sites, others.places(),
+                ws, reader, [candidate.node], code_files, sites, others.places(),
                 kind="call"))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
@@ -136,6 +137,7 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
 async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
+    code_files = without_stubs(reader, FileFilter(None))
     sections = []
     warnings: list[str] = []
     sources = set()
@@ -154,6 +156,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         else:
             types, source = map_types(reader, root_node(candidate), params.direction), "map"
         sources.add(source)
+        types = [entry for entry in types if code_files(entry.related.path)]  # not stubs
         deeper = [entry for entry in types if entry.level > params.depth]
         warnings += deeper_types_warning(deeper, params.direction, exact=source == "map")
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)
@@ -163,11 +166,11 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         if params.direction == "subtypes" and candidate.node is not None:
             # classes naming it among their bases the map could not link (the grep check)
             bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
-            others = other_uses(reader, Lines(ws.root), [candidate.node], FileFilter(None),
+            others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 bases, kind="inheritance")
             section.update(unlisted(others))
             section["text"] = text_line(await checked_text(
-                ws, reader, [candidate.node], FileFilter(None), bases, others.places(),
+                ws, reader, [candidate.node], code_files, bases, others.places(),
                 kind="inheritance"))
         sections.append(section)
     if len(sections) == 1:

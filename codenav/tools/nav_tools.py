@@ -15,7 +15,14 @@ from pydantic import Field
 from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.query.definitions import hover_text, map_definitions, unresolved
 from codenav.query.live import ServerPlace, ask_at, places, position_request
-from codenav.query.locate import FileFilter, Located, declarations_of, overloads_of, overridden
+from codenav.query.locate import (
+    FileFilter,
+    Located,
+    declarations_of,
+    overloads_of,
+    overridden,
+    without_stubs,
+)
 from codenav.query.references import (
     ReferencePage,
     map_references,
@@ -105,7 +112,7 @@ async def nav_definition(ws: Workspace, params: NavParams, ctx: CallContext) -> 
 async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallContext) -> Answer:
     from lsprotocol import types as T  # lazily: 0.6 s to import
     reader, located = resolved(ws, params, ctx)
-    files = FileFilter(params.fileFilter)
+    files = without_stubs(reader, FileFilter(params.fileFilter))
     if located.others:
         return await _several(ws, reader, located, params, ctx, files)
     context = T.ReferenceContext(include_declaration=params.includeDeclaration)
@@ -129,6 +136,13 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
                      found if live.answered else None, warnings)
     if page.external:
         warnings.append(f"{page.external} reference(s) outside the root are not listed")
+    if files.skip and node is not None and node.kind != "module":
+        stubbed = map_references(reader, Lines(ws.root), ctx.fresh, node, room=0, offset=0,
+                                 files=FileFilter(None, only=files.skip),
+                                 declaration=False).total
+        if stubbed:
+            warnings.append(f"{stubbed} reference(s) in .pyi stubs beside their modules are "
+                            "not listed (fileFilter:'*.pyi' lists them)")
     extra: dict[str, Any] = {"source": page.source}
     if node is not None:
         warnings += overridden_warning(node, overridden(reader, node))

@@ -93,6 +93,11 @@
 (call_expression
   function: (member_expression
     property: [(property_identifier) (private_property_identifier)] @name.reference.call))
+; `await f<T>(x)`: tree-sitter-typescript hangs the call on the awaited callee
+(call_expression function: (await_expression (identifier) @name.reference.call))
+(call_expression
+  function: (await_expression (member_expression
+    property: [(property_identifier) (private_property_identifier)] @name.reference.call)))
 (new_expression constructor: (identifier) @name.reference.call)
 (new_expression constructor: (member_expression property: (property_identifier) @name.reference.call))
 

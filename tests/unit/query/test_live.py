@@ -57,3 +57,19 @@ def test_a_server_hover_keeps_its_code_and_the_first_paragraph() -> None:
     assert text == ("```python\n(method) def set_cookie(\n    self,\n    key: str\n) -> None\n```"
                     "\n\nSets a cookie.\n\n…")
     assert hover_text(T.Hover(contents="plain")) == "plain"
+
+
+def test_a_hover_whose_first_paragraph_is_a_whole_docstring_is_cut() -> None:
+    # transitions' Machine.__init__: an `Args:` block with no blank line in it made the
+    # "first paragraph" 3.5 KB, though the signature was all a parameters question needed
+    from lsprotocol import types as T
+
+    from codenav.query.definitions import hover_text
+
+    args = "".join(f"    arg{i} (str): what argument {i} is for, at some length.  \n"
+                   for i in range(40))
+    doc = f"```python\n(method) def __init__(self, arg0: str = 'a') -> None\n```\n\nArgs:  \n{args}"
+    text = hover_text(T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown,
+                                                       value=doc)))
+    assert text.startswith("```python\n(method) def __init__(self, arg0: str = 'a') -> None\n```")
+    assert len(text) < 450 and text.endswith("…")

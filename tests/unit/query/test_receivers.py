@@ -537,3 +537,45 @@ def test_the_text_search_after_an_answer_is_accounted_for_line_by_line() -> None
     declared 2: log.py:2 log.py:7
     no use 2: log.py:15 log.py:16
     ''')
+
+
+def test_a_stub_beside_its_module_does_not_make_a_second_class_family() -> None:
+    # transitions ships core.pyi beside core.py: Machine.resolve_callable was defined twice,
+    # so `event_data.machine.resolve_callable(…)` matched no family and stayed unresolved
+    check('''
+    //- core.py
+    class Machine:
+        def resolve_$0callable(self, func):
+            return func
+
+
+    class Condition:
+        def check(self, event_data):
+            return event_data.machine.resolve_callable(self)
+    //- core.pyi
+    class Machine:
+        def resolve_callable(self, func: object) -> object: ...
+    ''', callers, '''
+    py:core.py#Condition.check @ core.py:8 [name]
+    ''')
+
+
+def test_an_awaited_call_with_type_arguments_is_a_call() -> None:
+    # routing-controllers: `await getFromContainer<T>(x).use(…)` — tree-sitter-typescript
+    # hangs the call on the awaited callee, and the use was not counted as a call
+    check('''
+    //- container.ts
+    export function getFrom$0Container<T>(x: unknown): T {
+      return x as T;
+    }
+    //- driver.ts
+    import { getFromContainer } from "./container";
+
+    export class Driver {
+      async run(x: unknown) {
+        return await getFromContainer<{ use(): number }>(x).use();
+      }
+    }
+    ''', callers, '''
+    ts:driver.ts#Driver.run @ driver.ts:5
+    ''')
