@@ -267,6 +267,11 @@ _CHECKED = {"unresolved": "on a receiver of unknown type", "later": "on later pa
             "no use": "not uses (comments, strings, local names)"}
 
 
+# Places a text check names per category: the lines that could be missed uses most.
+_PLACES = {"unresolved": 0, "other": 6, "later": 3, "declared": 3, "no use": 4, "not call": 3,
+           "not inheritance": 3}
+
+
 def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
@@ -277,7 +282,8 @@ def text_line(check: TextCheck) -> str:
     for category, count, places in check.categories:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
-        where = "" if category == "unresolved" else " " + _places(places, count)
+        shown = places[: _PLACES.get(category, 4)]
+        where = " " + _places(shown, count) if shown else ""
         parts.append(f"{count} {label}{where}")
     more = " (the search stopped at its bound)" if check.partial else ""
     return "; ".join(parts) + more
