@@ -164,7 +164,8 @@ def freshness_warnings(fresh: Freshness) -> list[str]:
 
 _FALLBACK_REASONS = {
     "would_start": "source:'lsp' starts {server}",
-    "warm_starting": "{server} is starting in the background for the next calls",
+    "warm_starting": "{server} is starting in the background (later calls add what it "
+                     "finds; 'unlisted' and 'text' say what this answer may miss)",
     "starting": "{server} is starting",
     "disabled": "{server} is disabled by configuration",
     "failed": "{server} crashed repeatedly and is disabled",
