@@ -200,6 +200,7 @@ class OtherUses:
     kind: str | None = None  # of these uses only: "call", "inheritance"
     rows: tuple[FileReferences, ...] = ()
     outside: tuple[str, ...] = ()  # types outside the map some of ``elsewhere`` are of
+    outside_at: frozenset[tuple[str, int]] = frozenset()  # (path, line) of those uses
 
     def places(self) -> set[tuple[str, int]]:
         """(path, line) of the unresolved uses listed."""
@@ -226,6 +227,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     elsewhere = 0
     unresolved: list[NameUse] = []
     outside, owners = Outside(reader), Counter[str]()
+    outside_at: set[tuple[str, int]] = set()
     langs = family_langs(next(iter(nodes)))
     for hit in reader.name_uses(name, targets, kind, langs):
         if not files(hit.path) or (hit.path, hit.line) in listed:
@@ -233,6 +235,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
         owner = outside(hit.key) if hit.target_id is None and not hit.guessed else None
         if owner is not None:  # `d.get(k)` on a dict: a member of a type outside the map
             owners[owner] += 1
+            outside_at.add((hit.path, hit.line))
             elsewhere += 1
         elif hit.target_id is None or hit.guessed:  # a guess for another one tells nothing
             unresolved.append(hit)
@@ -247,7 +250,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
                                  for path, by_line in shown.items()]) \
         if count <= MAX_UNRESOLVED else ()
     return OtherUses(name, count, elsewhere, kind, rows,
-                     tuple(owner for owner, _ in owners.most_common()))
+                     tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at))
 
 
 # The places a text check names per category (beyond them, it counts).
@@ -273,9 +276,11 @@ class TextCheck:
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                listed: Collection[tuple[str, int]],
-               unresolved: Collection[tuple[str, int]], kind: str | None = None) -> TextCheck:
+               unresolved: Collection[tuple[str, int]], kind: str | None = None,
+               outside: Collection[tuple[str, int]] = ()) -> TextCheck:
     """Account for every line of ``found`` (``text_search`` of the nodes' name as a word):
-    listed by the answer, unresolved, or why not a use of the nodes (of ``kind``)."""
+    listed by the answer, unresolved, or why not a use of the nodes (of ``kind``);
+    ``outside``: lines of uses of types outside the map (``other_uses``), another's."""
     name = next(iter(nodes)).name
     ours = {other.id for node in nodes for other in declarations_of(reader, node)} | \
         {ctor for node in nodes for ctor in constructors(reader, node)}
@@ -286,7 +291,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     for other in reader.nodes_named(name, limit=5_000):  # definitions are nodes, not refs
         if other.path in paths:
             at[(other.path, other.name_line)].append(("declaration", other.id))
-    listed, unresolved = set(listed), set(unresolved)
+    listed, unresolved, outside = set(listed), set(unresolved), set(outside)
     buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
     shown = 0
     for hit in found.hits:
@@ -297,6 +302,8 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             shown += 1  # (a base named on a line after its `class` line is listed too)
         elif place in unresolved:
             buckets["unresolved"].append(place)
+        elif place in outside:  # `this._map.get(k)`: Map's
+            buckets["other"].append(place)
         elif any(target in ours and ref_kind not in _DECLARING for ref_kind, target in refs):
             buckets[f"not {kind}" if kind else "later"].append(place)  # paged out
         elif any(ref_kind in _DECLARING for ref_kind, _ in refs):

@@ -13,7 +13,7 @@ import anyio
 from pydantic import Field, model_validator
 
 from codenav.query.locate import FileFilter, Located, locate
-from codenav.query.references import TextCheck, family_langs, text_check
+from codenav.query.references import OtherUses, TextCheck, family_langs, text_check
 from codenav.query.text import text_files, text_search
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
@@ -71,8 +71,7 @@ def resolved(ws: Workspace, params: TargetParams, ctx: CallContext
 
 async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
                        files: FileFilter, listed: Collection[tuple[str, int]],
-                       unresolved: Collection[tuple[str, int]], kind: str | None = None
-                       ) -> TextCheck:
+                       others: OtherUses, kind: str | None = None) -> TextCheck:
     """The text search of the nodes' name (a word, in the files of their language) an agent
     would run after an answer listing ``listed``, accounted for (``text_check``); the files
     are read off the event loop."""
@@ -80,4 +79,4 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     paths = text_files(reader, files, langs=family_langs(nodes[0]))
     found = await anyio.to_thread.run_sync(
         lambda: text_search(ws.root, paths, name, word=True))
-    return text_check(reader, nodes, found, listed, unresolved, kind)
+    return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at)

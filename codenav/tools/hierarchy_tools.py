@@ -87,7 +87,7 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                                 sites, kind="call")
             section.update(unlisted(others))
             section["text"] = text_line(await checked_text(
-                ws, reader, [candidate.node], code_files, sites, others.places(),
+                ws, reader, [candidate.node], code_files, sites, others,
                 kind="call"))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
@@ -170,7 +170,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                                 bases, kind="inheritance")
             section.update(unlisted(others))
             section["text"] = text_line(await checked_text(
-                ws, reader, [candidate.node], code_files, bases, others.places(),
+                ws, reader, [candidate.node], code_files, bases, others,
                 kind="inheritance"))
         sections.append(section)
     if len(sections) == 1:

@@ -153,7 +153,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
             rows = {(found_refs.path, ref.line) for found_refs in page.shown
                     for ref in found_refs.refs}
             extra["text"] = text_line(await checked_text(
-                ws, reader, [node], files, rows | answered, others.places()))
+                ws, reader, [node], files, rows | answered, others))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -229,7 +229,7 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
     rows = {(refs.path, ref.line) for section in pages for refs in section.shown
             for ref in refs.refs}
     data["text"] = text_line(await checked_text(ws, reader, nodes, files, rows,
-                                                others.places()))
+                                                others))
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)

@@ -199,8 +199,9 @@ def texts(q: Query) -> Iterable[str]:
                           declaration=False, offset=0, room=1000)
     listed = {(refs.path, ref.line) for refs in page.shown for ref in refs.refs}
     found = text_search(q.ws.root, text_files(q.reader, FileFilter(None)), node.name, word=True)
-    unresolved = other_uses(q.reader, Lines(q.ws.root), [node], FileFilter(None)).places()
-    check_ = text_check(q.reader, [node], found, listed, unresolved)
+    others = other_uses(q.reader, Lines(q.ws.root), [node], FileFilter(None))
+    check_ = text_check(q.reader, [node], found, listed, others.places(), None,
+                        others.outside_at)
     yield f"{check_.lines} lines, {check_.listed} listed"
     for category, count, places in check_.categories:
         yield f"{category} {count}: " + " ".join(f"{path}:{line}" for path, line in places)

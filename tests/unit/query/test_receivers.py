@@ -579,3 +579,24 @@ def test_an_awaited_call_with_type_arguments_is_a_call() -> None:
     ''', callers, '''
     ts:driver.ts#Driver.run @ driver.ts:5
     ''')
+
+
+def test_the_text_check_counts_a_type_outside_the_map_as_another_definition() -> None:
+    # inversify's Lookup.get: `this._map.get(…)` on a Map counted among "other 'get'" in
+    # `unlisted` but as "on a receiver of unknown type" in `text` (6 said, 2 listed)
+    check('''
+    //- lookup.ts
+    export class Lookup {
+      private _map = new Map<string, number>();
+      g$0et(key: string): number | undefined {
+        return this._map.get(key);
+      }
+    }
+    export function read(lookup: Lookup, other: any) {
+      return lookup.get("a");
+    }
+    ''', texts, '''
+    3 lines, 1 listed
+    other 1: lookup.ts:4
+    declared 1: lookup.ts:3
+    ''')
