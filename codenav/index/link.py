@@ -155,6 +155,22 @@ def _learn_files(conn: sqlite3.Connection, root_name: str, read: ConfigReader,
 
 # An unknown receiver's member: the members of that name looked at for one family's root.
 _FAMILY_MAX = 8
+# Members of the built-in types of a language family (a file's read, a dict's get, a Map's
+# has): on a receiver of unknown type such a name is more likely theirs than the one class
+# of the map defining it, so it is not guessed (the use stays unresolved, listed as such).
+_BUILTIN_MEMBERS = {
+    "python": frozenset({
+        "get", "items", "keys", "values", "update", "pop", "popitem", "setdefault", "copy",
+        "clear", "append", "extend", "insert", "remove", "sort", "reverse", "index", "count",
+        "join", "split", "rsplit", "strip", "lstrip", "rstrip", "format", "replace", "startswith",
+        "endswith", "encode", "decode", "lower", "upper", "find", "add", "discard", "union",
+        "read", "write", "readline", "readlines", "close", "flush", "seek", "tell"}),
+    "es": frozenset({
+        "get", "set", "has", "delete", "clear", "add", "forEach", "keys", "values", "entries",
+        "push", "pop", "shift", "unshift", "map", "filter", "reduce", "slice", "splice",
+        "includes", "indexOf", "join", "concat", "find", "some", "every", "sort", "split", "trim",
+        "replace", "startsWith", "endsWith", "toString", "then", "catch", "finally"}),
+}
 
 
 class Linker:
@@ -662,6 +678,8 @@ class Linker:
             if rest:
                 family = self._family_of_code(rest)
                 candidates = [c for c in candidates if self._family_of(c) == family]
+                if names and names[0] in _BUILTIN_MEMBERS.get(family, ()):
+                    candidates = []  # `f.read()`, `d.get(k)`: a built-in type's, likely
             node = self._family_root(candidates, names[0]) if names else None
             names = names[1:]
         else:

@@ -477,7 +477,8 @@ def test_uses_on_a_type_outside_the_map_are_not_left_unresolved() -> None:
       return r.has("a") || other.has("b");
     }
     ''', others, '''
-    unresolved 0, elsewhere 1
+    unresolved 1, elsewhere 1
+    registry.ts:8 probe | return r.has("a") || other.has("b");
     ''')
 
 
