@@ -13,7 +13,7 @@ from codenav.index.languages import by_code
 from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS
 from codenav.query.live import Target
-from codenav.query.locate import GUESSED, MAP_ONLY, Located
+from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
@@ -98,6 +98,14 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
                seen: set[int]) -> list[Call]:
     sites = {other: [Site(hit.path, hit.line, hit.col, bool(hit.guessed)) for hit in hits]
              for other, hits in reader.call_sites(node.id, direction == "incoming").items()}
+    if direction == "incoming":  # a caller is a function, method, class or file: a call in
+        # `const d = f()` inside a callback is the function's (or the file's) around it
+        merged: dict[int, list[Site]] = {}
+        for scope, found in sorted(sites.items()):
+            around = enclosing_scopes(reader, {scope}).get(scope)
+            merged.setdefault(around.id if around is not None else scope, []).extend(found)
+        sites = {scope: sorted(found, key=lambda s: (s.path, s.line, s.col))
+                 for scope, found in merged.items()}
     others = reader.nodes_by_id(sites)
     ranked = sorted(others.values(), key=lambda n: (-n.hub, n.nid))
     out = []

@@ -29,10 +29,30 @@ from codenav.query.source import file_lines
 from codenav.store.read import FileStat, MapReader, Node, RefHit
 from codenav.workspace import Workspace
 
-__all__ = ["GUESSED", "MAP_ONLY", "MAX_CANDIDATES", "MEMBER_KINDS", "MODULE", "NODE_ID",
-           "FileFilter", "Located", "constructed", "constructors", "declarations_of",
-           "family", "find_node", "locate", "mapped_file", "overloads_of", "overridden",
-           "parse_node_id", "references_of", "scope_names", "without_stubs"]
+__all__ = [
+    "GUESSED",
+    "MAP_ONLY",
+    "MAX_CANDIDATES",
+    "MEMBER_KINDS",
+    "MODULE",
+    "NODE_ID",
+    "FileFilter",
+    "Located",
+    "constructed",
+    "constructors",
+    "declarations_of",
+    "enclosing_scopes",
+    "family",
+    "find_node",
+    "locate",
+    "mapped_file",
+    "overloads_of",
+    "overridden",
+    "parse_node_id",
+    "references_of",
+    "scope_names",
+    "without_stubs",
+]
 
 GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
 MAP_ONLY = "map"  # a row's mark: the map's alone, a language server answered without it
@@ -414,6 +434,28 @@ def references_of(reader: MapReader, node: Node) -> list[RefHit]:
 # Kinds that hold a value rather than code: a use inside one (``x = f()``) is shown as in the
 # function, class or module around it.
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value", "variant"})
+
+
+def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
+    """The node each scope id stands for as a use's enclosing definition: itself, or for a
+    value (a variable, constant or field holding what was computed) the function, method,
+    class or file around it."""
+    nodes = reader.nodes_by_id(ids)
+    for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
+        wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
+                  n.parent_id is not None and n.parent_id not in nodes}
+        if not wanted:
+            break
+        nodes.update(reader.nodes_by_id(wanted))
+    out: dict[int, Node] = {}
+    for scope in ids:
+        node = nodes.get(scope)
+        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None \
+                and node.parent_id in nodes:
+            node = nodes[node.parent_id]
+        if node is not None:
+            out[scope] = node
+    return out
 
 
 def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:

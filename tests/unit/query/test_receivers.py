@@ -601,3 +601,29 @@ def test_the_text_check_counts_a_type_outside_the_map_as_another_definition() ->
     other 1: lookup.ts:4
     declared 1: lookup.ts:3
     ''')
+
+
+def test_a_call_that_initialises_a_constant_is_made_by_what_encloses_the_constant() -> None:
+    # inversify's tests: `const dictionary = getBindingDictionary(container)` inside an
+    # `it(() => …)` callback was answered with the caller "dictionary constant"
+    check('''
+    //- planner.ts
+    export function getBinding$0Dictionary(c: number): number {
+      return c;
+    }
+    //- planner.test.ts
+    import { getBindingDictionary } from "./planner";
+
+    it("works", () => {
+      const dictionary: number = getBindingDictionary(1);
+      expect(dictionary).equal(1);
+    });
+
+    export function helper(): number {
+      const found = getBindingDictionary(2);
+      return found;
+    }
+    ''', callers, '''
+    ts:planner.test.ts @ planner.test.ts:4
+    ts:planner.test.ts#helper @ planner.test.ts:9
+    ''')
