@@ -787,8 +787,40 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
                 end = child.end_byte
         end = min(end, window)
         head = _without(data, node.start_byte, end, _comments_in(node, end, comments))
-    text = " ".join(head.decode("utf-8", "replace").split()).rstrip(":{ ")
+    text = _squeezed(head.decode("utf-8", "replace")).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
+
+
+def _squeezed(text: str) -> str:
+    """``text`` with each run of whitespace one space — outside string literals, whose
+    spaces are kept as written (a default of four spaces stays four)."""
+    out: list[str] = []
+    quote = ""
+    space = False
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if quote and char == "\n":  # no string after all (a Rust lifetime, a char)
+            quote = ""
+            space = True
+        elif quote:
+            out.append(char)
+            if char == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char.isspace():
+            space = True
+        else:
+            if space and out:
+                out.append(" ")
+            space = False
+            out.append(char)
+            if char in "\"'`":
+                quote = char
+        i += 1
+    return "".join(out)
 
 
 def _comments_in(node: Any, end: int, comments: frozenset[str]) -> list[tuple[int, int]]:

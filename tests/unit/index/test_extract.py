@@ -118,3 +118,14 @@ def test_a_signature_leaves_out_the_comments_among_its_parameters() -> None:
     found = extract(ts, b"function f(a: number, /* why */ b = 2 // last\n): void {}\n", "m.ts")
     assert [d.signature for d in found.defs if d.name == "f"] == \
         ["function f(a: number, b = 2 ): void"]
+
+
+def test_a_signature_keeps_the_spaces_of_its_string_literals() -> None:
+    # tomlkit: `indent: str = "    "` read as `indent: str = " "`: a parameters question asks
+    # for the default exactly as written
+    lang = by_extension("m.py")
+    assert lang is not None
+    found = extract(lang, b'def dump(data,\n         indent: str = "    ",  sep=\'a  b\') -> str:\n'
+                          b"    return data\n", "m.py")
+    assert [d.signature for d in found.defs if d.name == "dump"] == \
+        ['def dump(data, indent: str = "    ", sep=\'a  b\') -> str']
