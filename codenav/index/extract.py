@@ -175,6 +175,8 @@ _MAX_CHAIN = 4000
 _LITERAL = re.compile(r"""(?:[A-Za-z]{0,2}["'`]|[\d\[{]).*""", re.S)
 LITERAL_RECEIVER = "="
 _VARIABLE_KINDS = frozenset({"variable", "constant"})
+# Definitions whose initializer may name what they shadow (a field named like a class).
+_VALUES = frozenset({"variable", "constant", "field", "attribute", "property"})
 _DOC_PREFIX = re.compile(
     r"""^(?:[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')|/\*\*|/\*!?|///?!?|#+|--+|;+|\*)\s*""")
 # XML documentation tags around a summary (C# ``/// <summary>…</summary>``).
@@ -992,6 +994,13 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             looked_up = TAG + name if tag_nodes and node.parent is not None and \
                 node.parent.type in tag_nodes else name
             target, key = resolve(scope_at(start), looked_up, qualifier, types)
+            if qualifier is None and target >= 0 and defs[target].kind in _VALUES and \
+                    defs[target].start_byte <= start < defs[target].end_byte:
+                # `static MissingRefError = MissingRefError`, `x = x` in a class body: a
+                # value's own initializer reads the name from around its scope
+                around = binder.scopes[scope_at(start)].parent
+                target, key = resolve(around, looked_up, qualifier, types) if around >= 0 \
+                    else (-1, None)
             if target == LOCAL:
                 continue  # a parameter or local variable: the file alone answers for it
             if key is None and target < 0 and qualifier and path_nodes and \

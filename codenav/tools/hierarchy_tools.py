@@ -168,10 +168,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
             bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 bases, kind="inheritance")
-            section.update(unlisted(others))
-            section["text"] = text_line(await checked_text(
-                ws, reader, [candidate.node], code_files, bases, others,
-                kind="inheritance"))
+            section.update(unlisted(others))  # (no text check: it costs more than it
+            # tells here — a class name's text is mostly annotations and calls)
         sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}

@@ -249,7 +249,11 @@ async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) ->
     module = nodes[0] if nodes and nodes[0].kind == "module" else None
     found = entries([n for n in nodes if n is not module],
                     module.id if module is not None else None, params.kinds)
+    # one row per name in a scope: overloads (ajv's validate: 8 signatures) as map_node does
+    found, overloads = one_per_overload(found)
     data: dict[str, Any] = {"file": path, "lang": stat.lang, "lines": stat.lines}
+    if overloads:
+        data["overloads"] = overloads
     if stat.status != "ok":
         data["status"] = stat.status
     if module is not None and module.doc:

@@ -627,3 +627,21 @@ def test_a_call_that_initialises_a_constant_is_made_by_what_encloses_the_constan
     ts:planner.test.ts @ planner.test.ts:4
     ts:planner.test.ts#helper @ planner.test.ts:9
     ''')
+
+
+def test_a_field_initialised_with_its_own_name_reads_the_name_around_it() -> None:
+    # ajv: `static MissingRefError = MissingRefError` re-exports the imported class through
+    # the class; the right-hand side was resolved to the field itself, and the use was lost
+    check('''
+    //- ref_error.ts
+    export default class Missing$0RefError extends Error {}
+    //- core.ts
+    import MissingRefError from "./ref_error";
+
+    export class Ajv {
+      static MissingRefError = MissingRefError;
+    }
+    ''', references, '''
+    core.ts:1:8 import <module>
+    core.ts:4:28 name Ajv
+    ''')
