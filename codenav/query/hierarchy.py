@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from lsprotocol import types as T
 
 __all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "lsp_types",
-           "map_calls", "map_types", "merged_calls", "root_node"]
+           "map_calls", "map_types", "merged_calls", "merged_declarations", "root_node"]
 
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
 MAX_SITES = 5  # call sites listed per edge
@@ -73,6 +73,17 @@ class TypeEntry:
 
     related: Related
     level: int
+
+
+def merged_declarations(types: list[TypeEntry]) -> list[TypeEntry]:
+    """``types`` with TypeScript's merged declarations as one: an ``interface X`` beside a
+    ``class X`` of the same file and level (yup declares each schema class twice) is the
+    class's own declaration, not a second subtype."""
+    classes = {(entry.related.path, entry.related.name, entry.level) for entry in types
+               if entry.related.kind == "class"}
+    return [entry for entry in types
+            if not (entry.related.kind == "interface" and
+                    (entry.related.path, entry.related.name, entry.level) in classes)]
 
 
 def root_node(located: Located) -> Node:
@@ -292,7 +303,7 @@ def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
                 seen.add(other.id)
         frontier = sorted(found.values(), key=lambda n: (-n.hub, n.nid))
         out += [TypeEntry(_mapped(n), level) for n in frontier]
-    return out[:MAX_TYPES]
+    return merged_declarations(out[:MAX_TYPES])
 
 
 def _implicit(reader: MapReader, node: Node, direction: str) -> list[Node]:

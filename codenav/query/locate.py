@@ -212,7 +212,7 @@ def _by_symbol(reader: MapReader, symbol: str, within: str | None = None) -> Loc
         raise SymbolNotFound(f"no definition named {text!r} in the map",
                              hint="map_search finds near names (camelCase and snake_case "
                                   "aware); the map may be stale (map_rebuild).")
-    matches = _stubs_folded(matches)
+    matches = _merged_folded(_stubs_folded(matches))
     exact = [n for n in matches if n.qname == text]
     ranked = _overloads_folded(exact + [n for n in matches if n not in exact])
     return Located(ranked[0], ranked[0].name, is_definition=True,
@@ -244,6 +244,13 @@ def _stubs_folded(matches: list[Node]) -> list[Node]:
     ``resolve_types`` is ``attr/_funcs.py``'s), its own uses are the code's."""
     coded = {n.qname for n in matches if not n.path.endswith(".pyi")}
     return [n for n in matches if not (n.path.endswith(".pyi") and n.qname in coded)]
+
+
+def _merged_folded(matches: list[Node]) -> list[Node]:
+    """``matches`` without an ``interface X`` declared in the same file as a ``class X``:
+    TypeScript merges the two into one symbol (yup declares each schema class twice)."""
+    classes = {(n.path, n.qname) for n in matches if n.kind == "class"}
+    return [n for n in matches if not (n.kind == "interface" and (n.path, n.qname) in classes)]
 
 
 def _qualified_as(node: Node, text: str) -> bool:

@@ -17,6 +17,7 @@ from codenav.query.hierarchy import (
     map_calls,
     map_types,
     merged_calls,
+    merged_declarations,
     root_node,
 )
 from codenav.query.live import PoolCall, Target, ask_at
@@ -156,7 +157,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         else:
             types, source = map_types(reader, root_node(candidate), params.direction), "map"
         sources.add(source)
-        types = [entry for entry in types if code_files(entry.related.path)]  # not stubs
+        types = merged_declarations([entry for entry in types  # not stubs
+                                     if code_files(entry.related.path)])
         deeper = [entry for entry in types if entry.level > params.depth]
         warnings += deeper_types_warning(deeper, params.direction, exact=source == "map")
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)

@@ -645,3 +645,36 @@ def test_a_field_initialised_with_its_own_name_reads_the_name_around_it() -> Non
     core.ts:1:8 import <module>
     core.ts:4:28 name Ajv
     ''')
+
+
+def test_a_class_and_its_merged_interface_are_one_symbol() -> None:
+    # yup declares each schema class twice (`interface ObjectSchema extends Schema` merged
+    # with `class ObjectSchema extends Schema`): the symbol is one, its uses those of both
+    check('''
+    //- schema.ts
+    export class Sch$0ema {}
+    //- object.ts
+    import { Schema } from "./schema";
+
+    export interface ObjectSchema extends Schema {}
+    export class ObjectSchema extends Schema {}
+
+    export function make(): ObjectSchema {
+      return new ObjectSchema();
+    }
+    ''', subtypes, '''
+    1 ts:object.ts#ObjectSchema~2
+    ''')
+    check('''
+    //- object.ts
+    export interface ObjectSchema {}
+    export class Object$0Schema {}
+
+    export function make(): ObjectSchema {
+      return new ObjectSchema();
+    }
+    ''', references, '''
+    object.ts:1:18 declaration <module>
+    object.ts:4:25 name make
+    object.ts:5:14 call make
+    ''')
