@@ -36,10 +36,27 @@ def python_command(code: str, *args: str) -> list[str]:
     # -I drops PYTHONPATH (and the user's site-packages, where a user install's PACKAGE_PARENT
     # is): given back, without the working directory
     given = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    user = _user_site()
     path = [PACKAGE_PARENT, *(entry for entry in safe_path(given, os.getcwd())
                               if entry != PACKAGE_PARENT)]
-    boot = f"import sys; sys.path[:0] = {path!r}\n{code}"
+    # after the standard library, before site-packages: what codenav was started with wins
+    # over what is installed, and nothing installed replaces a standard module
+    boot = ("import sys\n"
+            "at = next((i for i, p in enumerate(sys.path) if p.endswith(('site-packages', "
+            "'dist-packages'))), len(sys.path))\n"
+            f"sys.path[at:at] = [p for p in {path!r} if p not in sys.path]\n"
+            + (f"import site; site.addsitedir({user!r})\n" if user else "")
+            + code)
     return [sys.executable, "-I", "-c", boot, *args]
+
+
+def _user_site() -> str | None:
+    """The user's site-packages when this process reads it (``pip install --user``: -I
+    would drop it, and the packages codenav needs with it)."""
+    import site
+
+    found = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    return found if found and found in sys.path else None
 
 
 def module_command(module: str, *args: str) -> list[str]:

@@ -112,8 +112,9 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
     if direction == "incoming":  # a caller is a function, method, class or file: a call in
         # `const d = f()` inside a callback is the function's (or the file's) around it
         merged: dict[int, list[Site]] = {}
+        enclosing = enclosing_scopes(reader, set(sites))
         for scope, found in sorted(sites.items()):
-            around = enclosing_scopes(reader, {scope}).get(scope)
+            around = enclosing.get(scope)
             merged.setdefault(around.id if around is not None else scope, []).extend(found)
         sites = {scope: sorted(found, key=lambda s: (s.path, s.line, s.col))
                  for scope, found in merged.items()}

@@ -24,7 +24,9 @@ TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "trait
 _TYPED_KINDS = frozenset({"field", "variable", "constant", "property", "attribute"})
 # What wraps a declared type without being it (`Final[dict[str, X]]` is a dict).
 _WRAPPERS = frozenset({"Final", "ClassVar", "Optional", "Annotated", "Required", "NotRequired",
-                       "ReadOnly", "readonly", "typing", "t", "te"})
+                       "ReadOnly", "readonly", "typing", "t", "te", "Union", "Type", "type",
+                       "Self", "Readonly", "Partial", "typeof", "keyof", "None", "null",
+                       "undefined"})
 # A value whose type is plain from its text.
 _LITERALS = (("{}", "dict"), ("[]", "list"), ('""', "str"), ("''", "str"), ("set()", "set"))
 # Python's containers, made by calling them (`set()`, `defaultdict(list)`).
@@ -96,11 +98,14 @@ def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> 
         if _member(reader, current, member) is not None:
             return None  # the map defines it after all: the linker's miss, not a type's
         for name, base in reader.bases(current):
-            if base is None:
+            if base is None and not any(other.kind in TYPE_KINDS
+                                        for other in reader.nodes_named(name, limit=20)):
                 outside = outside or name
+            elif base is None:
+                return None  # a base of the map the linker missed (`import *`): no telling
             else:
                 todo.append(base)
-    return outside
+    return outside if not todo else None  # (bases left unexplored: no telling)
 
 
 def _type_of(reader: MapReader, node: Node) -> Node | str | None:
@@ -112,38 +117,46 @@ def _type_of(reader: MapReader, node: Node) -> Node | str | None:
         return None
     if node.type_key:
         return reader.linked(node.type_key)
-    name = _declared(node.signature, node.name, node.lang == "py")
-    if name is None:
+    declared = _declared(node.signature, node.name, node.lang == "py")
+    if declared is None:
         return None
-    if any(other.kind in TYPE_KINDS for other in reader.nodes_named(name, limit=20)):
-        return None  # a type of the map the binder could not link: no telling
+    name, words = declared
+    for word in words:  # `Union[Handler, None]`, `Partial<Options>`: any type of the map
+        if any(other.kind in TYPE_KINDS for other in reader.nodes_named(word, limit=20)):
+            return None  # in it, and it may be that one's: no telling
     return name
 
 
-def _declared(signature: str, name: str, python: bool) -> str | None:
+def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] | None:
     """The type a declaration's text gives its name (``x: Final[dict[str, int]] = {}`` ->
-    ``dict``, ``x = new Map<K, V>()`` -> ``Map``), None when it gives none plainly."""
-    at = signature.find(name)
-    if at < 0:
+    ``dict``, ``x = new Map<K, V>()`` -> ``Map``) and every name the type's text holds (any of
+    which, a type of the map, makes it no outside type), None when it gives none plainly."""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
+    if found is None:
         return None
-    tail = signature[at + len(name):].lstrip("?!")
+    tail = signature[found.end():].lstrip("?!")
     annotation, eq, value = tail.partition("=")
     annotation = annotation.strip()
     if annotation.startswith(":"):
-        for word in _NAME.findall(annotation[1:]):
+        words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(annotation[1:])]
+        for word in words:
             if word not in _WRAPPERS:
-                return str(word).rsplit(".", 1)[-1]
+                return word, words
         return None
     value = value.strip().rstrip(";") if eq else ""
     if python:
         for text, type_name in _LITERALS:
             if value == text:
-                return type_name
-        if value[:1] and value[0] in "{[" and (len(value) == 1 or _literal(value)):
-            return "dict" if value[0] == "{" else "list"  # (`{` alone: a literal's 1st line)
-    made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<[^()]*>)?\s*\(", value)
+                return type_name, []
+        if value[:1] == "[" and (len(value) == 1 or _literal(value)):
+            return "list", []  # (`[` alone: a literal's first line)
+        if value[:1] == "{" and (len(value) == 1 or _literal(value)) and \
+                (len(value) <= 2 or ":" in value):  # (`{1, 2}` is a set)
+            return "dict", []
+    made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<([^()]*)>)?\s*\(", value)
     if made and (made.group(1) or made.group(2) in _MADE):
-        return str(made.group(2)).rsplit(".", 1)[-1]
+        words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(made.group(3) or "")]
+        return str(made.group(2)).rsplit(".", 1)[-1], words
     return None
 
 

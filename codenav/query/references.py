@@ -340,10 +340,12 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
     for path, line, col, scope, written, key in reader.imports_written(stem):
         if path == module.path or path in listed:
             continue
-        if re.split(r"[./\\]", written.strip("'\"").rstrip("/"))[-1] != stem and \
-                written.strip(".") not in ("", stem):
+        bare = re.sub(r"\.(m?[jt]sx?|c[jt]s|pyi?)$", "", written.strip("'\"").rstrip("/"))
+        bare = bare.removesuffix("/index")  # `./storage/index.js`: the folder's module
+        if re.split(r"[./\\]", bare)[-1] != stem and written.strip(".") not in ("", stem):
             continue  # `from x import stem_plus`: LIKE matched a longer name
-        if key and key[:2] in ("P:", "I:") and not names_module(key, module.path):
+        if key and key[:2] in ("P:", "I:") and not names_module(key, module.path) and \
+                _module_found(reader, key):
             elsewhere.add(path)
         elif not key or not names_module(key, module.path):
             unresolved.append((line, col, "import", scope, stem, None))
@@ -353,8 +355,22 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
         if all(other[0] != row[0] for other in by_file[path]):
             by_file[path].append(row)
     rows = _rows(reader, lines, [(path, found[:MAX_UNRESOLVED])
-                                 for path, found in by_file.items()])
+                                 for path, found in by_file.items()][:MAX_UNRESOLVED])
     return OtherUses(stem, len(by_file), len(elsewhere), "import", rows)
+
+
+_MODULE_FILES = ("", ".ts", ".tsx", ".d.ts", ".js", ".mjs", ".cjs", ".jsx", ".py", ".pyi",
+                 "/index.ts", "/index.js", "/__init__.py")
+
+
+def _module_found(reader: MapReader, key: str) -> bool:
+    """Whether an import's key names a module the map holds (``P:src/x`` → ``src/x.ts``, a
+    dotted ``I:`` name is taken to: its file may be anywhere on a source root)."""
+    if not key.startswith("P:"):
+        return True
+    base = key[2:].split("|", 1)[0].split("::", 1)[0]
+    base = re.sub(r"\.(m?[jt]sx?|c[jt]s|pyi?)$", "", base)
+    return any(reader.file(base + ending) is not None for ending in _MODULE_FILES)
 
 
 def module_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node, *,

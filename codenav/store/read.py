@@ -431,12 +431,13 @@ class MapReader:
         row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()
         return self.node_by_id(int(row[0])) if row is not None else None
 
-    def name_lines(self, name: str, paths: Sequence[str]) -> list[tuple[str, int, str, int | None]]:
+    def name_lines(self, name: str, paths: Sequence[str]
+                   ) -> list[tuple[str, int, str, int | None]]:
         """(path, line, kind, target) of every reference named ``name`` in ``paths`` —
-        declarations, imports and exports too."""
-        return [(str(path), int(line), str(kind), target) for path, line, kind, target in
-                self.conn.execute(
-                    "SELECT f.path, r.line, r.kind, r.target_id FROM refs r "
+        declarations, imports and exports too; a use matched by name alone has no target."""
+        return [(str(path), int(line), str(kind), None if guessed else target)
+                for path, line, kind, target, guessed in self.conn.execute(
+                    f"SELECT f.path, r.line, r.kind, r.target_id, {_GUESSED} FROM refs r "
                     "JOIN files f ON f.id = r.file_id WHERE r.name = ? AND f.path IN "
                     "(SELECT value FROM json_each(?))", (name, json.dumps(list(paths))))]
 
@@ -485,12 +486,13 @@ class MapReader:
 
     def imports_written(self, stem: str) -> list[tuple[str, int, int, int, str, str | None]]:
         """(path, line, col, scope id, module as written, key) of every import whose module as
-        written, or whose imported name (``from . import stem``), ends with ``stem``."""
+        written holds ``stem`` (``./storage.js``), or whose imported name is ``stem`` (``from .
+        import stem``)."""
         rows = self.conn.execute(
             "SELECT f.path, i.line, i.col, CASE WHEN i.scope_id >= 0 THEN i.scope_id "
             f"ELSE f.id << {NODE_BITS} END, i.module, i.key FROM imports i "
             "JOIN files f ON f.id = i.file_id WHERE i.module LIKE ? OR i.name = ? "
-            "ORDER BY f.path, i.line, i.col", (f"%{stem}", stem))
+            "ORDER BY f.path, i.line, i.col", (f"%{stem}%", stem))
         return [(str(p), int(line), int(col), int(scope), str(m), k)
                 for p, line, col, scope, m, k in rows]
 

@@ -265,7 +265,7 @@ def unresolved_cut(*path: str | int) -> Cut:
 _CHECKED = {"unresolved": "on a receiver of unknown type", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
             "declared": "definitions or imports",
-            "no use": "not uses (comments, strings, local names)"}
+            "no use": "not uses (comments, strings, local and keyword names)"}
 
 
 # Places a text check names per category: the lines that could be missed uses most.
@@ -277,7 +277,7 @@ def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
-    if not check.categories:
+    if not check.categories and not check.partial:
         return f"all {lines} line(s) holding the word {name!r} are listed"
     parts = [f"{lines} line(s) hold the word {name!r}: {check.listed} listed"]
     for category, count, places in check.categories:

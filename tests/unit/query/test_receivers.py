@@ -3,7 +3,10 @@ down, of code an agent asked about, and the uses the map used to miss."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tests.unit.query.check import (
+    Query,
     callees,
     callers,
     check,
@@ -677,4 +680,60 @@ def test_a_class_and_its_merged_interface_are_one_symbol() -> None:
     object.ts:1:18 declaration <module>
     object.ts:4:25 name make
     object.ts:5:14 call make
+    ''')
+
+
+def test_a_field_whose_annotation_names_a_type_of_the_map_is_not_an_outside_type() -> None:
+    # review: `self.h: Union[Handler, None] = None` made `self.h.run()` a use of "Union",
+    # hidden from Handler.run's answer, which then said it was complete
+    check('''
+    //- handler.py
+    from typing import Union
+
+
+    class Handler:
+        def r$0un(self):
+            return 1
+
+
+    class Other:
+        def run(self):
+            return 2
+
+
+    class Holder:
+        def __init__(self):
+            self.h: Union[Handler, None] = None
+
+        def go(self):
+            self.h.run()
+    ''', others, '''
+    unresolved 1, elsewhere 0
+    handler.py:19 Holder.go | self.h.run()
+    ''')
+
+
+def test_an_import_written_with_an_extension_is_counted_among_a_modules_imports() -> None:
+    # review: `import { x } from "./missing/storage.js"` (ESM) was not seen by the importers'
+    # completeness check, which then said every import of 'storage' was listed
+    from codenav.query.references import other_imports
+    from codenav.query.source import Lines
+
+    def imports(q: Query) -> Iterable[str]:
+        located = q.at()
+        assert located.node is not None
+        module = q.reader.node("ts:src/storage.ts")
+        assert module is not None
+        found = other_imports(q.reader, Lines(q.ws.root), module, set())
+        yield f"unresolved {found.unresolved}, elsewhere {found.elsewhere}"
+
+    check('''
+    //- src/storage.ts
+    export const defaultSt$0orage = 1;
+    //- src/a.ts
+    import { defaultStorage } from "./storage.js";
+    //- src/b.ts
+    import { other } from "./missing/storage.js";
+    ''', imports, '''
+    unresolved 1, elsewhere 0
     ''')
