@@ -323,6 +323,7 @@ def _ran(root: Path) -> list[str]:
 def test_modules_named_like_the_standard_librarys_are_never_imported(tmp_path: Path) -> None:
     # rich has a `logging.py` at its package root: every parser process codenav started in it
     # imported that file instead of the standard library's (and died), so did `codenav warm`
+    _server("basedpyright-langserver")  # (the warm server's part needs it)
     root = _shadowed(tmp_path / "repo")
     indexed = run_codenav("index", ".", cwd=root)  # `python -m codenav`, in the repository
     assert indexed.returncode == 0, indexed.stderr
