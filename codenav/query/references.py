@@ -414,6 +414,11 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
     position either has, once; the map's alone marked ``map``, its guesses the server did
     not confirm ``name``."""
     server, external = _server_rows(reader, places, files)
+    if not declaration:  # Python's `__all__` strings: names listed, not used (as the map's)
+        server = {path: {at: row for at, row in rows.items()
+                         if not (row[2] == "export" and path.endswith((".py", ".pyi")))}
+                  for path, rows in server.items()}
+        server = {path: rows for path, rows in server.items() if rows}
     side = _map_side(reader, node, declaration, files)
     both_files = sorted(set(server) & set(side.counts))
     mapped = _map_rows(reader, side, both_files, declaration)

@@ -546,13 +546,15 @@ class MapReader:
               ) -> tuple[str, list[object]]:
         """SELECT ``columns`` of the references to ``targets`` and the calls of ``calls_of``
         (a constructor's class), in ``paths`` only when given; with its arguments.
-        ``declarations``: with the references that are declarations (C prototypes);
+        ``declarations``: with the references that are declarations (C prototypes) and
+        Python's ``__all__`` entries;
         ``compiled_out``: with those in lines the preprocessor compiles out (``regions``);
         ``expanding``: the languages whose macros' uses are uses of what their bodies name
         (without ``compiled_out`` only)."""
         inside, inside_args = "", []
-        if not declarations:
-            inside = " AND r.kind != 'declaration'"
+        if not declarations:  # (nor Python's `__all__` strings: names listed, not used)
+            inside = (" AND r.kind != 'declaration' AND NOT (r.kind = 'export' AND r.file_id "
+                      "IN (SELECT id FROM files WHERE lang = 'py'))")
         if not compiled_out:
             inside += (" AND NOT EXISTS (SELECT 1 FROM regions g WHERE g.file_id = r.file_id "
                        "AND g.active = 0 AND r.line BETWEEN g.line AND g.end_line)")

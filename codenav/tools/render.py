@@ -264,7 +264,7 @@ def unresolved_cut(*path: str | int) -> Cut:
 
 _CHECKED = {"unresolved": "on a receiver of unknown type", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
-            "declared": "definitions or imports",
+            "declared": "definitions, imports or exports (__all__)",
             "no use": "not uses (comments, strings, local and keyword names)"}
 
 

@@ -737,3 +737,22 @@ def test_an_import_written_with_an_extension_is_counted_among_a_modules_imports(
     ''', imports, '''
     unresolved 1, elsewhere 0
     ''')
+
+
+def test_a_name_in_all_is_listed_not_used() -> None:
+    # every run's agents dropped `__all__` strings from codenav's uses by hand (a string is
+    # no use in code); the text check accounts for them instead
+    check('''
+    //- pkg/pricing.py
+    __all__ = ["Price"]
+
+
+    class Pr$0ice:
+        pass
+    //- pkg/__init__.py
+    from pkg.pricing import Price
+
+    __all__ = ["Price"]
+    ''', references, '''
+    pkg/__init__.py:1:25 import <module>
+    ''')
