@@ -7,9 +7,19 @@ from __future__ import annotations
 
 from codenav.store.read import ImportSite, MapReader, Node
 
-__all__ = ["import_statements", "importers", "names_module"]
+__all__ = ["MODULE_EXTENSIONS", "import_statements", "importers", "names_module",
+           "without_extension"]
 
-_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".py", ".pyi")
+MODULE_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".py",
+                     ".pyi")
+
+
+def without_extension(written: str) -> str:
+    """A module path as written without its file extension (``./core.js`` -> ``./core``)."""
+    for extension in MODULE_EXTENSIONS:
+        if written.endswith(extension):
+            return written[: -len(extension)]
+    return written
 
 
 def names_module(key: str | None, path: str) -> bool:
@@ -21,11 +31,7 @@ def names_module(key: str | None, path: str) -> bool:
     stem = path.rsplit(".", 1)[0]
     own = {stem, stem.removesuffix("/index"), stem.removesuffix("/__init__")}
     if base.startswith("P:"):  # a path, as written (`./core/index.js`)
-        written = base[2:]
-        for extension in _EXTENSIONS:
-            if written.endswith(extension):
-                written = written[: -len(extension)]
-                break
+        written = without_extension(base[2:])
         return written in own or written.removesuffix("/index") in own
     if base.startswith("I:"):  # a dotted module (`requests.utils`), from any source root
         dotted = base[2:].replace(".", "/")

@@ -446,7 +446,7 @@ _VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value",
 def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
     """The node each scope id stands for as a use's enclosing definition: itself, or for a
     value (a variable, constant or field holding what was computed) the function, method,
-    class or file around it."""
+    class or file around it (none when that is not in the map)."""
     nodes = reader.nodes_by_id(ids)
     for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
         wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
@@ -457,9 +457,8 @@ def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
     out: dict[int, Node] = {}
     for scope in ids:
         node = nodes.get(scope)
-        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None \
-                and node.parent_id in nodes:
-            node = nodes[node.parent_id]
+        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None:
+            node = nodes.get(node.parent_id)
         if node is not None:
             out[scope] = node
     return out
@@ -468,17 +467,6 @@ def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
 def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:
     """What a reference is ``in``, by its scope id: the enclosing function, method or class
     by qualified name, or ``<module>`` at the top level of a file."""
-    nodes = reader.nodes_by_id(ids)
-    for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
-        wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
-                  n.parent_id is not None and n.parent_id not in nodes}
-        if not wanted:
-            break
-        nodes.update(reader.nodes_by_id(wanted))
-    out: dict[int, str] = {}
-    for scope in ids:
-        node = nodes.get(scope)
-        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None:
-            node = nodes.get(node.parent_id)
-        out[scope] = node.qname if node is not None and node.qname else MODULE
-    return out
+    found = enclosing_scopes(reader, ids)
+    return {scope: node.qname if (node := found.get(scope)) is not None and node.qname
+            else MODULE for scope in ids}

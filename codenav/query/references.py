@@ -18,7 +18,12 @@ from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import languages
 from codenav.query.fresh import Freshness
-from codenav.query.imports import import_statements, names_module
+from codenav.query.imports import (
+    MODULE_EXTENSIONS,
+    import_statements,
+    names_module,
+    without_extension,
+)
 from codenav.query.live import ServerPlace
 from codenav.query.locate import (
     GUESSED,
@@ -334,13 +339,12 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
     stem = module.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if stem in ("__init__", "index", "mod"):
         stem = module.path.rsplit("/", 2)[-2] if "/" in module.path else stem
-    unresolved: list[_Row] = []
-    paths: list[str] = []
+    by_file: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
     elsewhere: set[str] = set()
     for path, line, col, scope, written, key in reader.imports_written(stem):
         if path == module.path or path in listed:
             continue
-        bare = re.sub(r"\.(m?[jt]sx?|c[jt]s|pyi?)$", "", written.strip("'\"").rstrip("/"))
+        bare = without_extension(written.strip("'\"").rstrip("/"))
         bare = bare.removesuffix("/index")  # `./storage/index.js`: the folder's module
         if re.split(r"[./\\]", bare)[-1] != stem and written.strip(".") not in ("", stem):
             continue  # `from x import stem_plus`: LIKE matched a longer name
@@ -348,19 +352,13 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
                 _module_found(reader, key):
             elsewhere.add(path)
         elif not key or not names_module(key, module.path):
-            unresolved.append((line, col, "import", scope, stem, None))
-            paths.append(path)
-    by_file: dict[str, list[_Row]] = defaultdict(list)
-    for path, row in zip(paths, unresolved, strict=True):
-        if all(other[0] != row[0] for other in by_file[path]):
-            by_file[path].append(row)
-    rows = _rows(reader, lines, [(path, found[:MAX_UNRESOLVED])
+            by_file[path].setdefault(line, (line, col, "import", scope, stem, None))
+    rows = _rows(reader, lines, [(path, list(found.values())[:MAX_UNRESOLVED])
                                  for path, found in by_file.items()][:MAX_UNRESOLVED])
     return OtherUses(stem, len(by_file), len(elsewhere), "import", rows)
 
 
-_MODULE_FILES = ("", ".ts", ".tsx", ".d.ts", ".js", ".mjs", ".cjs", ".jsx", ".py", ".pyi",
-                 "/index.ts", "/index.js", "/__init__.py")
+_MODULE_FILES = ("", ".d.ts", *MODULE_EXTENSIONS, "/index.ts", "/index.js", "/__init__.py")
 
 
 def _module_found(reader: MapReader, key: str) -> bool:
@@ -368,8 +366,7 @@ def _module_found(reader: MapReader, key: str) -> bool:
     dotted ``I:`` name is taken to: its file may be anywhere on a source root)."""
     if not key.startswith("P:"):
         return True
-    base = key[2:].split("|", 1)[0].split("::", 1)[0]
-    base = re.sub(r"\.(m?[jt]sx?|c[jt]s|pyi?)$", "", base)
+    base = without_extension(key[2:].split("|", 1)[0].split("::", 1)[0])
     return any(reader.file(base + ending) is not None for ending in _MODULE_FILES)
 
 
