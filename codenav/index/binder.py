@@ -245,6 +245,10 @@ class Binder:
                 type_text = binding[1]  # what the name is declared as
         if type_text is None and value is not None:
             binding, _ = self._lookup(value, scope)
+            if binding is not None and binding[0] == "import" and \
+                    isinstance(binding[1], str) and "::" not in binding[1]:
+                self.types[index] = (-1, binding[1])  # `export var arrays = _arrays`: a module
+                return
             if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
                 return
             type_text = binding[1]

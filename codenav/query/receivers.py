@@ -32,6 +32,8 @@ _LITERALS = (("{}", "dict"), ("[]", "list"), ('""', "str"), ("''", "str"), ("set
 # Python's containers, made by calling them (`set()`, `defaultdict(list)`).
 _MADE = frozenset({"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict",
                    "deque", "Counter", "collections.defaultdict", "collections.OrderedDict"})
+# Declared types that say nothing of the value (`x: any` may hold anything).
+_UNTYPED = frozenset({"any", "unknown", "Any", "object", "Object"})
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _MAX_STEPS = 4
 
@@ -64,8 +66,8 @@ def outside_type(reader: MapReader, key: str) -> str | None:
         node = reader.node(head[2:])
     elif head[:2] in ("P:", "I:"):  # a module's name, then its members
         node = reader.linked(f"{head}::{steps[0]}")
-        # (a module outside the root tells nothing: `copy.deepcopy(x).msg` is keyed as a member
-        # of `copy.deepcopy`, `os.environ.get` alike — the first is x's)
+        if node is None and head.startswith("I:"):
+            return _of_outside_module(reader, head[2:], steps, rest)
         steps = steps[1:]
     else:
         return None
@@ -83,6 +85,24 @@ def outside_type(reader: MapReader, key: str) -> str | None:
     if not isinstance(container, Node):
         return container
     return _inherited_from_outside(reader, container, member)
+
+
+def _of_outside_module(reader: MapReader, module: str, steps: list[str], rest: str
+                       ) -> str | None:
+    """What a use keyed as a member of a module the map does not hold belongs to: that module's
+    ``asyncio.StreamWriter`` for ``w.write()`` on ``w: asyncio.StreamWriter`` — None when a
+    call's value may be in the chain (``copy.deepcopy(x).m`` is x's; a local made by
+    ``copy.deepcopy(x)`` is keyed ``copy.deepcopy.m``: only a class, capitalised, makes its
+    own), when the module may be the map's, or when a class of the map derives from the type
+    (``t: BaseTransport`` may be one of ours)."""
+    if "()" in rest or not steps or reader.module_known(module):
+        return None
+    *owner, _member_name = steps
+    if owner and not owner[-1][:1].isupper():
+        return None  # `copy.deepcopy.msg`: what calling `deepcopy` made (a local's value)
+    if owner and reader.derived_from(owner[-1]):
+        return None
+    return ".".join([module, *owner])
 
 
 def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> str | None:
@@ -140,6 +160,8 @@ def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] 
     if annotation.startswith(":"):
         words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(annotation[1:])]
         for word in words:
+            if word in _UNTYPED:
+                return None
             if word not in _WRAPPERS:
                 return word, words
         return None
@@ -156,7 +178,8 @@ def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] 
     made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<([^()]*)>)?\s*\(", value)
     if made and (made.group(1) or made.group(2) in _MADE):
         words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(made.group(3) or "")]
-        return str(made.group(2)).rsplit(".", 1)[-1], words
+        made_name = str(made.group(2)).rsplit(".", 1)[-1]
+        return made_name, [made_name, *words]  # (`new ns.X()`: X may be the map's)
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import languages
@@ -45,6 +45,7 @@ __all__ = [
     "GUESSED",
     "MAP_ONLY",
     "MAX_UNRESOLVED",
+    "MAX_UNRESOLVED_LINES",
     "FileReferences",
     "OtherUses",
     "Reference",
@@ -56,6 +57,7 @@ __all__ = [
     "module_references",
     "other_imports",
     "other_uses",
+    "server_listed",
     "server_references",
     "text_check",
 ]
@@ -179,17 +181,23 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
     side = _map_side(reader, node, declaration, files)
     page = _page(side.counts, offset, room)
     found = _map_rows(reader, side, [path for path, _, _ in page], declaration)
-    shown = [(path, sorted(found[path].values())[skip: skip + take])
+    shown = [(path, _one_a_line(found[path].values())[skip: skip + take])
              for path, skip, take in page]
-    guessed = reader.guessed_uses(side.members) if side.members else 0
+    guessed = len({(path, line) for path, line, _ in reader.guessed_positions(side.members)
+                   if files(path)}) if side.members else 0
     return _assemble(reader, lines, fresh, node, node.name, sum(side.counts.values()),
                      len(side.counts), offset, shown, "map",
                      {GUESSED: guessed} if guessed else {})
 
 
-# The most unresolved uses an answer lists row by row: beyond them (a common name: `get`),
-# it counts them, and a fileFilter lists those of a folder.
-MAX_UNRESOLVED = 40
+# The most unresolved uses an answer lists row by row with their code; beyond them it lists
+# them by receiver and line (`set.add: 13,14,20`), up to ``MAX_UNRESOLVED_LINES``; beyond
+# those (a common name: `get`), it counts them, and a fileFilter lists those of a folder.
+MAX_UNRESOLVED = 12
+MAX_UNRESOLVED_LINES = 600
+
+# Unresolved uses of one file by receiver as written, with their lines (`set.add`, (13, 14)).
+ReceiverLines = tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,10 +214,13 @@ class OtherUses:
     rows: tuple[FileReferences, ...] = ()
     outside: tuple[str, ...] = ()  # types outside the map some of ``elsewhere`` are of
     outside_at: frozenset[tuple[str, int]] = frozenset()  # (path, line) of those uses
+    by_receiver: tuple[ReceiverLines, ...] = ()  # instead of ``rows``, when they are many
 
     def places(self) -> set[tuple[str, int]]:
         """(path, line) of the unresolved uses listed."""
-        return {(refs.path, ref.line) for refs in self.rows for ref in refs.refs}
+        return {(refs.path, ref.line) for refs in self.rows for ref in refs.refs} | \
+            {(path, line) for path, receivers in self.by_receiver
+             for _, lines in receivers for line in lines}
 
 
 def family_langs(node: Node) -> list[str]:
@@ -254,8 +265,24 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     rows = _rows(reader, lines, [(path, list(by_line.values()))
                                  for path, by_line in shown.items()]) \
         if count <= MAX_UNRESOLVED else ()
+    by_receiver = _by_receiver(unresolved) \
+        if MAX_UNRESOLVED < count <= MAX_UNRESOLVED_LINES else ()
     return OtherUses(name, count, elsewhere, kind, rows,
-                     tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at))
+                     tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at),
+                     by_receiver)
+
+
+def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
+    """Uses by file, then by what they are written on (``set.add``, a bare ``add``), with
+    their lines in order, each line once."""
+    files: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for use in uses:
+        written = f"{use.qualifier}.{use.name}" if use.qualifier else use.name
+        found = files[use.path][written]
+        if not found or found[-1] != use.line:
+            found.append(use.line)
+    return tuple((path, tuple((written, tuple(found)) for written, found in receivers.items()))
+                 for path, receivers in files.items())
 
 
 # The places a text check names per category (beyond them, it counts).
@@ -396,8 +423,9 @@ def server_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
     if node is not None:
         side = _map_side(reader, node, declaration, files)
         unsearched = sum(1 for path in side.counts if path not in by_file)
-    counts = {path: len(rows) for path, rows in by_file.items()}
-    shown = [(path, sorted(by_file[path].values())[skip: skip + take])
+    lined = {path: _one_a_line(rows.values()) for path, rows in by_file.items()}
+    counts = {path: len(rows) for path, rows in lined.items()}
+    shown = [(path, lined[path][skip: skip + take])
              for path, skip, take in _page(counts, offset, room)]
     page = _assemble(reader, lines, fresh, node, name, sum(counts.values()), len(counts),
                      offset, shown, "lsp", {})
@@ -410,49 +438,56 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
     """A language server's references and the map's, merged (``source: 'auto'``): every
     position either has, once; the map's alone marked ``map``, its guesses the server did
     not confirm ``name``."""
-    server, external = _server_rows(reader, places, files)
-    if not declaration:  # Python's `__all__` strings: names listed, not used (as the map's)
-        server = {path: {at: row for at, row in rows.items()
-                         if not (row[2] == "export" and path.endswith((".py", ".pyi")))}
-                  for path, rows in server.items()}
-        server = {path: rows for path, rows in server.items() if rows}
+    server, external = _server_rows(reader, places, files, declaration)
     side = _map_side(reader, node, declaration, files)
     both_files = sorted(set(server) & set(side.counts))
     mapped = _map_rows(reader, side, both_files, declaration)
-    guesses = reader.guessed_positions(side.members) if side.members else set()
+    guessed_at = {(path, line) for path, line, _ in
+                  (reader.guessed_positions(side.members) if side.members else ())}
+    guessed_lines = Counter(path for path, _ in guessed_at)
     counts: dict[str, int] = {}
-    merged: dict[str, dict[tuple[int, int], _Row]] = {}
-    confirmed = 0
+    merged: dict[str, list[_Row]] = {}
+    marks: Counter[str] = Counter()
     for path in set(server) | set(side.counts):
         theirs, ours = server.get(path, {}), mapped.get(path)
         if ours is None:  # one side only: counted without reading the other's rows
-            counts[path] = len(theirs) if theirs else side.counts[path]
             if theirs:
-                merged[path] = theirs
+                merged[path] = _one_a_line(theirs.values())
+                counts[path] = len(merged[path])
+            else:  # the map's alone (its guesses keep their mark)
+                counts[path] = side.counts[path]
+                marks[GUESSED] += guessed_lines[path]
+                marks[MAP_ONLY] += side.counts[path] - guessed_lines[path]
             continue
         rows = {pos: _confirm(row, theirs.get(pos)) for pos, row in ours.items()}
-        confirmed += sum(1 for pos in ours if pos in theirs)
         for pos, row in theirs.items():
             rows.setdefault(pos, row)
-        merged[path] = rows
-        counts[path] = len(rows)
+        merged[path] = _one_a_line(rows.values())
+        counts[path] = len(merged[path])
+        marks.update(row[5] for row in merged[path] if row[5] is not None)
     page = _page(counts, offset, room)
     need = [path for path, _, _ in page if path not in merged]  # the map's alone
-    for path, rows in _map_rows(reader, side, need, declaration).items():
-        merged[path] = {pos: _only_mapped(row) for pos, row in rows.items()}
-    shown = [(path, sorted(merged[path].values())[skip: skip + take])
-             for path, skip, take in page]
-    map_total = sum(side.counts.values())
-    server_positions = {(path, pos) for path, rows in server.items() for pos in rows}
-    unconfirmed_guesses = sum(1 for path, line, col in guesses
-                              if (path, (line, col)) not in server_positions and files(path))
-    marks = {MAP_ONLY: map_total - confirmed - unconfirmed_guesses,
-             GUESSED: unconfirmed_guesses}
+    for path, found in _map_rows(reader, side, need, declaration).items():
+        merged[path] = _one_a_line(_only_mapped(row) for row in found.values())
+    shown = [(path, merged[path][skip: skip + take]) for path, skip, take in page]
     page_out = _assemble(reader, lines, fresh, node, node.name, sum(counts.values()),
                          len(counts), offset, shown,
-                         "lsp+map" if map_total > confirmed else "lsp",
+                         "lsp+map" if marks[MAP_ONLY] or marks[GUESSED] else "lsp",
                          {k: v for k, v in marks.items() if v})
     return replace(page_out, external=external)
+
+
+def _one_a_line(rows: Iterable[_Row]) -> list[_Row]:
+    """Rows in order, one a line (`export {default as X}` names X twice): a line's first
+    use, confirmed when any use on it is."""
+    out: list[_Row] = []
+    for row in sorted(rows, key=lambda row: row[:2]):
+        if out and out[-1][0] == row[0]:
+            if out[-1][5] is not None and row[5] is None:
+                out[-1] = (*out[-1][:5], None)
+            continue
+        out.append(row)
+    return out
 
 
 def _confirm(ours: _Row, theirs: _Row | None) -> _Row:
@@ -467,10 +502,20 @@ def _only_mapped(row: _Row) -> _Row:
     return (*row[:5], row[5] or MAP_ONLY)
 
 
-def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
+def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilter
+                  ) -> set[tuple[str, int]]:
+    """(path, line) of the server's references a merged answer lists (``merged_references``
+    with ``declaration`` false), on any page."""
+    return {(path, line) for path, rows in _server_rows(reader, places, files, False)[0].items()
+            for line, _ in rows}
+
+
+def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter,
+                 declaration: bool = True
                  ) -> tuple[dict[str, dict[tuple[int, int], _Row]], int]:
     """A server's references by file and position, with the map's kind, name and enclosing
-    node where the map has that use; and how many lie outside the root."""
+    node where the map has that use; and how many lie outside the root. Without
+    ``declaration``, no Python ``__all__`` strings (names listed, not used: as the map's)."""
     by_file: dict[str, dict[tuple[int, int], _Row]] = defaultdict(dict)
     external = 0
     stats = {}
@@ -488,9 +533,11 @@ def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
         if stat is not None:
             around = reader.enclosing(stat.id, where.line)
             scope = around.id if around is not None else None
+        kind = hit[1] if hit else "reference"
+        if not declaration and kind == "export" and where.path.endswith((".py", ".pyi")):
+            continue
         by_file[where.path][(where.line, where.col)] = (
-            where.line, where.col, hit[1] if hit else "reference", scope,
-            hit[0] if hit else "", None)
+            where.line, where.col, kind, scope, hit[0] if hit else "", None)
     return dict(by_file), external
 
 

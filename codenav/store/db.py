@@ -44,7 +44,8 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 20  # 20: a value's initializer reads names around it; 19: string spaces
+SCHEMA_VERSION = 21  # 21: TS `var x: T`, a variable holding a namespace; 20: a value's
+# initializer reads names around it; 19: string spaces
 # Every map codenav makes carries this in its header (PRAGMA application_id, "cnav"): only a
 # database with it (or a map from before it, recognised by its tables) is ever rebuilt.
 APPLICATION_ID = 0x636E6176

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -119,6 +120,7 @@ class NameUse(NamedTuple):
     target_id: int | None
     guessed: int
     key: str | None
+    qualifier: str | None  # the receiver as written: `self.list`, `set`
 
 
 class ImportSite(NamedTuple):
@@ -441,6 +443,31 @@ class MapReader:
                     "JOIN files f ON f.id = r.file_id WHERE r.name = ? AND f.path IN "
                     "(SELECT value FROM json_each(?))", (name, json.dumps(list(paths))))]
 
+    def module_known(self, module: str) -> bool:
+        """Whether module ``module`` (as an ``I:`` key writes it: ``asyncio``, ``aiosmtpd.smtp``,
+        ``events``, ``@scope/pkg``) may be one of the map's: a use through it was linked, or a
+        file or folder of the map is named like its first part."""
+        head = f"I:{module}"
+        for table in ("symbols", "refs"):
+            if self.conn.execute(
+                    f"SELECT 1 FROM {table} WHERE (key = ? OR (key >= ? AND key < ?)) "
+                    "AND target_id IS NOT NULL LIMIT 1",
+                    (head, head + "::", head + ":;")).fetchone():
+                return True
+        first = re.split(r"[./:]", module.lstrip("@"), maxsplit=1)[0]
+        if not first:
+            return True
+        return any(first in re.split(r"[/.]", path) for (path,) in
+                   self.conn.execute("SELECT path FROM files WHERE instr(path, ?) > 0",
+                                     (first,)))
+
+    def derived_from(self, name: str) -> bool:
+        """Whether a class of the map names ``name`` among its bases without the map holding
+        it (``class Ours(asyncio.BaseTransport)``)."""
+        return self.conn.execute(
+            "SELECT 1 FROM refs WHERE name = ? AND target_id IS NULL AND key IS NOT NULL "
+            "AND kind = 'inheritance' LIMIT 1", (name,)).fetchone() is not None
+
     def bases(self, node_id: int) -> list[tuple[str, int | None]]:
         """A class's bases as (name, node id), the id None where the map could not link the
         base (defined outside it)."""
@@ -504,7 +531,7 @@ class MapReader:
         given; not imports, exports or declarations (a name's other spellings)."""
         rows = self.conn.execute(
             f"SELECT f.path, r.line, r.col, r.name, r.kind, r.scope_id, r.target_id, {_GUESSED}, "
-            "r.key FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? "
+            "r.key, r.qualifier FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? "
             "AND r.kind NOT IN ('declaration', 'import', 'export') "
             + ("AND r.kind = ? " if kind else "")
             + (f"AND f.lang IN ({','.join('?' * len(langs))}) " if langs else "")
@@ -593,14 +620,14 @@ class MapReader:
     def uses_per_file(self, targets: Sequence[int], calls_of: int | None = None,
                       declarations: bool = True, compiled_out: bool = True,
                       expanding: Sequence[str] = ()) -> dict[str, int]:
-        """Path -> how many distinct positions refer to any of ``targets`` (or call
+        """Path -> how many distinct lines refer to any of ``targets`` (or call
         ``calls_of``): counted in SQL, so a symbol used thousands of times costs no more
         than the files it is used in."""
         uses, args = self._uses(targets, calls_of, "r.file_id, r.line, r.col",
                                 declarations=declarations, compiled_out=compiled_out,
                                 expanding=expanding)
         return dict(self.conn.execute(
-            f"SELECT f.path, count(DISTINCT (u.line << 24) + u.col) FROM ({uses}) u "
+            f"SELECT f.path, count(DISTINCT u.line) FROM ({uses}) u "
             "JOIN files f ON f.id = u.file_id GROUP BY u.file_id", args).fetchall())
 
     def uses_in(self, targets: Sequence[int], calls_of: int | None,
@@ -623,14 +650,6 @@ class MapReader:
             f"WHERE r.target_id IN (SELECT value FROM json_each(?)) AND {_GUESSED}",
             (json.dumps(list(targets)),))
         return set(rows)
-
-    def guessed_uses(self, targets: Sequence[int]) -> int:
-        """How many references to ``targets`` the linker matched by name alone: receivers
-        of unknown type (keys ``A:``, and ``V:`` guesses from a variable's name)."""
-        (count,) = self.conn.execute(
-            "SELECT count(*) FROM refs r WHERE target_id IN (SELECT value FROM json_each(?)) "
-            f"AND {_GUESSED}", (json.dumps(list(targets)),)).fetchone()
-        return int(count)
 
     def guessed_from(self, node_id: int) -> int:
         """How many of the references made inside a node were matched by name alone."""

@@ -30,8 +30,10 @@ def tool_list() -> str:
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
         "  References, callers, subtypes and importers say in \"unlisted\" what they leave "
         "out of the name's uses in code (\"none…\": complete); uses on a receiver of",
-        "  unknown type are listed under \"unresolved\" with their code: judge each there. "
-        "\"text\" is the text search of the name, done and accounted for line by line.",
+        "  unknown type are listed under \"unresolved\" (code, or receiver and lines): judge "
+        "each there. \"text\" is the grep",
+        "  of the name as a word, already run: every line it finds is accounted for (listed, "
+        "other definitions', comments …).",
         "",
     ]
     for tool in TOOLS:

@@ -29,6 +29,7 @@ from codenav.query.references import (
     merged_references,
     module_references,
     other_uses,
+    server_listed,
     server_references,
 )
 from codenav.query.source import Lines
@@ -147,7 +148,7 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if node is not None:
         warnings += overridden_warning(node, overridden(reader, node))
         if node.kind != "module":
-            answered = {(where.path, where.line) for where in found if not where.external}
+            answered = server_listed(reader, found, files)
             others = other_uses(reader, Lines(ws.root), [node], files, answered)
             extra.update(unlisted(others))
             rows = {(found_refs.path, ref.line) for found_refs in page.shown
@@ -319,6 +320,7 @@ NAV_REFERENCES = ToolSpec(
               "`detail?`",
     returns="total, `references` by file (· files by reference count, then path), "
             "`unlisted`: the name's uses in code left out (none: complete), `unresolved`: "
-            "those on a receiver of unknown type, by file with their code",
+            "those on a receiver of unknown type, by file with their code (many: by receiver "
+            "and line)",
     example={"symbol": "Session.request", "fileFilter": "src/"},
 )

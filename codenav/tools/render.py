@@ -253,6 +253,10 @@ def unlisted(others: OtherUses) -> dict[str, Any]:
         common = others.kind or "call"
         out["unresolved"] = {refs.path: _rows(refs, common, others.name, True)
                              for refs in others.rows}
+    elif others.by_receiver:  # many: what each is written on, and where
+        out["unresolved"] = {path: "; ".join(f"{written}: {','.join(map(str, found))}"
+                                             for written, found in receivers)
+                             for path, receivers in others.by_receiver}
     return out
 
 
@@ -262,10 +266,10 @@ def unresolved_cut(*path: str | int) -> Cut:
                "map_search text:true with a fileFilter lists them")
 
 
-_CHECKED = {"unresolved": "on a receiver of unknown type", "later": "on later pages",
+_CHECKED = {"unresolved": "unknown receiver (under 'unresolved')", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
-            "declared": "definitions, imports or exports (__all__)",
-            "no use": "not uses (comments, strings, local and keyword names)"}
+            "declared": "definitions/imports/exports/__all__",
+            "no use": "comments/strings/local names"}
 
 
 # Places a text check names per category: the lines that could be missed uses most.
@@ -278,8 +282,8 @@ def text_line(check: TextCheck) -> str:
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
     if not check.categories and not check.partial:
-        return f"all {lines} line(s) holding the word {name!r} are listed"
-    parts = [f"{lines} line(s) hold the word {name!r}: {check.listed} listed"]
+        return f"all {lines} line(s) holding the word are listed"
+    parts = [f"{lines} line(s) hold the word: {check.listed} listed"]
     for category, count, places in check.categories:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
@@ -302,6 +306,8 @@ def _places(places: Sequence[tuple[str, int]], count: int) -> str:
 def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
     where = ("listed under 'unresolved' with their code: judge each" if others.rows else
+             "listed under 'unresolved' by receiver and line: judge each"
+             if others.by_receiver else
              "too many to list: a fileFilter lists those of a folder")
     if others.kind == "inheritance":
         if not unresolved and not elsewhere:

@@ -49,7 +49,13 @@
    (generic_type name: (_) @definition.type)
    (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.field)
 
-; Typed variables.
+; Typed variables (`var` too: `var list: ns.LinkedList<any>;` in a test's callback).
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name.definition.variable
+    type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name.definition.variable

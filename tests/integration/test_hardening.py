@@ -419,4 +419,4 @@ def test_the_hottest_symbol_fits_every_budget_and_says_what_was_cut(tmp_path: Pa
         assert answer["dropped"]["count"] > 0 and answer["dropped"]["note"]
         if budget >= 800:  # room for data: the note names the narrowing parameter
             assert "fileFilter" in answer["dropped"]["note"]
-            assert answer["data"]["total"] >= 4000
+            assert answer["data"]["total"] >= 2000  # lines: `hot() + hot()` is one

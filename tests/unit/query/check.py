@@ -181,9 +181,14 @@ def others(q: Query) -> Iterable[str]:
     assert located.node is not None
     found = other_uses(q.reader, Lines(q.ws.root), [located.node], FileFilter(None))
     yield f"unresolved {found.unresolved}, elsewhere {found.elsewhere}"
+    if found.outside:
+        yield f"outside {', '.join(found.outside)}"
     for refs in found.rows:
         for ref in refs.refs:
             yield f"{refs.path}:{ref.line} {ref.scope} | {ref.code}"
+    for path, receivers in found.by_receiver:
+        for written, lines in receivers:
+            yield f"{path} {written}: {','.join(map(str, lines))}"
 
 
 def texts(q: Query) -> Iterable[str]:
