@@ -181,7 +181,7 @@ def _parser() -> argparse.ArgumentParser:
 
     tools = commands.add_parser(
         "tools", help="every tool (map_search, nav_references, ...) with its arguments and an "
-                      "example, in one screen (printed below too)",
+                      "example, in one screen: start here",
         description="List the tools an agent calls (the same as `codenav call --list`).")
     tools.set_defaults(run=_cmd_tools)
 
@@ -641,17 +641,6 @@ def _describe_freshness(fresh: object) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
-    given = list(sys.argv[1:] if argv is None else argv)
-    if given in (["-h"], ["--help"]):  # the commands, then the tools: one read for an agent
-        from codenav.tools.help import tool_list
-
-        try:
-            parser.print_help()
-            print(f"\nTools (`codenav tools` prints this part again):\n{tool_list()}")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _quiet_stdout()
-        return EXIT_OK
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)

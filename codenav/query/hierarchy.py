@@ -23,7 +23,7 @@ __all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "ls
            "map_calls", "map_types", "merged_calls", "merged_declarations", "root_node"]
 
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
-MAX_SITES = 5  # call sites listed per edge
+MAX_SITES = 40  # call sites listed per edge (beyond: counted, `sites:N`)
 MAX_TYPES = 300
 _MIN_REQUEST_S = 0.5  # below this much time left, a hierarchy stops going deeper
 
@@ -163,7 +163,9 @@ def _site_key(site: Site, incoming: bool) -> tuple[str, int, int]:
 
 def _innermost(server: list[Call], mapped: list[Call]) -> list[Call]:
     """``server``'s callers with each call site the map places in a function nested in the
-    server's caller moved to that function (the map's caller, unmarked)."""
+    server's caller moved to that function (the map's caller, unmarked); so is a site whose
+    server caller the map has no definition for (a lambda, an anonymous callback: the named
+    function around it is the caller)."""
     placed = {(site.path, site.line): call for call in mapped if call.other.node is not None
               and not call.more_sites for site in call.sites}
     out: list[Call] = []
@@ -174,9 +176,10 @@ def _innermost(server: list[Call], mapped: list[Call]) -> list[Call]:
         for site in call.sites:
             inner = placed.get((site.path, site.line))
             node = inner.other.node if inner is not None else None
-            if outer is not None and node is not None and call.more_sites == 0 and \
-                    node.id != outer.id and node.path == outer.path and \
-                    outer.line <= node.line and node.end_line <= outer.end_line:
+            nested = outer is not None and node is not None and call.more_sites == 0 and \
+                node.id != outer.id and node.path == outer.path and \
+                outer.line <= node.line and node.end_line <= outer.end_line
+            if node is not None and (nested or (outer is None and not call.other.external)):
                 moved.setdefault(node.id, []).append(site)
             else:
                 keep.append(site)

@@ -44,6 +44,7 @@ from codenav.store.read import MapReader, NameUse, Node
 __all__ = [
     "GUESSED",
     "MAP_ONLY",
+    "MAX_PLACES",
     "MAX_UNRESOLVED",
     "MAX_UNRESOLVED_LINES",
     "FileReferences",
@@ -286,7 +287,7 @@ def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
 
 
 # The places a text check names per category (beyond them, it counts).
-MAX_PLACES = 8
+MAX_PLACES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,5 +559,5 @@ def _rows(reader: MapReader, lines: Lines, shown: list[tuple[str, list[_Row]]]
                                   if row[3] is not None})
     return tuple(FileReferences(path, tuple(
         Reference(line, col, kind, scopes.get(scope, MODULE) if scope is not None else MODULE,
-                  used, lines.line(path, line), mark)
+                  used, lines.line(path, line, col), mark)
         for line, col, kind, scope, used, mark in rows)) for path, rows in shown)

@@ -15,9 +15,9 @@ from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.positions import BOM
 
-__all__ = ["CODE_LINE", "Lines", "file_lines", "text_lines"]
+__all__ = ["CODE_LINE", "Lines", "excerpt", "file_lines", "text_lines"]
 
-CODE_LINE = 160  # characters of a code line in an answer (longer ones end in "…")
+CODE_LINE = 120  # characters of a code line in an answer (longer ones: cut round the use, "…")
 
 # Split source files kept across calls (agents ask about the same files again and again),
 # each valid while its size and mtime are: (size, mtime_ns, lines) by absolute path.
@@ -61,6 +61,19 @@ def text_lines(data: bytes) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
+def excerpt(text: str, at: int | None = None, limit: int = CODE_LINE) -> str:
+    """A line as an answer shows it: stripped, and when longer than ``limit``, the part round
+    offset ``at`` of ``text`` (a use's column; None: the start), cuts marked ``…``."""
+    code = text.strip()
+    if len(code) <= limit:
+        return code
+    offset = 0 if at is None else max(0, at - (len(text) - len(text.lstrip())))
+    start = max(0, min(offset - limit // 3, len(code) - (limit - 1)))
+    room = limit - (start > 0)
+    end = start + room if start + room >= len(code) else start + room - 1
+    return ("…" if start else "") + code[start:end] + ("…" if end < len(code) else "")
+
+
 class Lines:
     """Source lines of files for snippets: read once per call, and kept across calls while
     the file is unchanged on disk."""
@@ -69,13 +82,13 @@ class Lines:
         self.root = root
         self._files: dict[str, list[str]] = {}
 
-    def line(self, path: str, line: int) -> str | None:
+    def line(self, path: str, line: int, col: int | None = None) -> str | None:
+        """Line ``line`` of ``path`` as ``excerpt`` shows it (round column ``col``, 1-based)."""
         lines = self._files.get(path)
         if lines is None:
             lines = self._files[path] = file_lines(self.root, path)
         if 1 <= line <= len(lines):
-            text = lines[line - 1].strip()
-            return text if len(text) <= CODE_LINE else text[: CODE_LINE - 1] + "…"
+            return excerpt(lines[line - 1], None if col is None else col - 1)
         return None
 
     def source(self, path: str, start: int, end: int) -> str | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codenav.query.locate import FileFilter
-from codenav.query.source import CODE_LINE, file_lines
+from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
 
 __all__ = ["TextHit", "TextPage", "text_files", "text_search"]
@@ -26,7 +26,7 @@ MAX_HITS = 5_000  # lines kept by one search (counted beyond)
 class TextHit:
     path: str
     line: int
-    code: str  # the line, stripped, cut to CODE_LINE characters
+    code: str  # the line as ``excerpt`` shows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +65,11 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -
         searched += 1
         for number, text in enumerate(file_lines(root, path), 1):
             scanned += len(text) + 1
-            if needle not in text or (pattern is not None and not pattern.search(text)):
+            found = pattern.search(text) if pattern is not None else None
+            if needle not in text or (pattern is not None and found is None):
                 continue
             total += 1
             if len(hits) < MAX_HITS:
-                code = text.strip()
-                hits.append(TextHit(path, number, code if len(code) <= CODE_LINE
-                                    else code[: CODE_LINE - 1] + "…"))
+                at = found.start() if found is not None else text.find(needle)
+                hits.append(TextHit(path, number, excerpt(text, at)))
     return TextPage(hits, total, searched, len(paths), searched < len(paths))

@@ -103,13 +103,36 @@ def argument_lines(tool: ToolSpec) -> list[str]:
     return lines
 
 
+def _shared_line(tool: ToolSpec) -> str | None:
+    """The arguments every tool takes, named on one line (``codenav tools`` says what they
+    mean); None when the tool takes none of them."""
+    names = set(input_schema(tool)["properties"])
+    parts = ["target: id | file + line (+ col) | symbol (+ file)"] if takes_target(tool) else []
+    parts += [text for name, text in _SHARED_BRIEF if name in names]
+    return f"  also: {'; '.join(parts)} (as in `codenav tools`)" if parts else None
+
+
+_SHARED_BRIEF = (("source", "source auto|lsp|map"), ("detail", "detail compact|full"),
+                 ("offset", "offset (to continue a cut list)"),
+                 ("tokenBudget", "tokenBudget 100-10000 (default 2000)"))
+
+
 def tool_help(tool: ToolSpec) -> str:
+    """One tool's help at the shell: its own arguments with what they mean, the shared ones
+    (``codenav tools`` explains them) named on one line, what it answers, a call."""
     example = json.dumps(tool.example, ensure_ascii=False)
+    shared = {name for name, _ in _SHARED_BRIEF} | (set(_TARGET) if takes_target(tool) else set())
+    own = [row for row in argument_rows(tool) if row[0] not in shared]
+    width = max((len(name) for name, _, _ in own), default=0)
+    kinds = max((len(kind) for _, kind, _ in own), default=0)
+    also = _shared_line(tool)
     return "\n".join([
         f"{tool.name}: {tool.description}",
         "",
         "arguments:",
-        *argument_lines(tool),
+        *[f"  {name:<{width}}  {kind:<{kinds}}  {meaning}".rstrip()
+          for name, kind, meaning in own],
+        *([also] if also else []),
         "",
         f"answers: {tool.returns.replace('`', '')}",
         "",

@@ -22,6 +22,7 @@ from codenav.query.outline import Entry
 from codenav.query.references import (
     GUESSED,
     MAP_ONLY,
+    MAX_PLACES,
     FileReferences,
     OtherUses,
     ReferencePage,
@@ -272,9 +273,10 @@ _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')", "later": "on 
             "no use": "comments/strings/local names"}
 
 
-# Places a text check names per category: the lines that could be missed uses most.
-_PLACES = {"unresolved": 0, "other": 10, "later": 6, "declared": 5, "no use": 8, "not call": 4,
-           "not inheritance": 4}
+# Places a text check names per category: every one up to MAX_PLACES (a "+N more" sends the
+# reader to grep for them), else this many; the unresolved are listed under their own key.
+_PLACES = {"unresolved": 0, "other": 10, "later": 6, "declared": 5, "no use": 8, "not call": 6,
+           "not inheritance": 6}
 
 
 def text_line(check: TextCheck) -> str:
@@ -287,7 +289,8 @@ def text_line(check: TextCheck) -> str:
     for category, count, places in check.categories:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
-        shown = places[: _PLACES.get(category, 4)]
+        limit = _PLACES.get(category, 6)
+        shown = places if limit and count <= MAX_PLACES else places[:limit]
         where = " " + _places(shown, count) if shown else ""
         parts.append(f"{count} {label}{where}")
     more = " (the search stopped at its bound)" if check.partial else ""

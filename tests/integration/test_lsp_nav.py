@@ -25,7 +25,7 @@ from codenav.store import db
 from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row, parse_related_row
 from codenav.workspace import Workspace
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, write_tree
 from tests.unit.lsp.test_client import alive
 
 pytestmark = pytest.mark.slow
@@ -299,6 +299,32 @@ def test_a_caller_is_the_innermost_function_even_where_the_server_names_an_outer
         assert merged["data"]["source"] in ("lsp", "lsp+map"), merged
         assert sorted(merged["data"]["calls"]) == [
             "src/create.ts#create 7 at:13", "src/create.ts#create.each 8 at:9"], (rows, merged)
+    finally:
+        ws.close()
+
+
+def test_a_call_in_a_lambda_is_the_named_functions_around_it(tmp_path: Path) -> None:
+    # sqlparse (run 14): basedpyright names `lambda` the caller of `imt(…)` in
+    # `token_next_by`'s `funcs = lambda tk: imt(tk, i, m, t)`; the caller is the method
+    root = write_tree(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/util.py": "def imt(token, m=None):\n    return token == m\n",
+        "pkg/sql.py": ("from pkg.util import imt\n\n\nclass TokenList:\n"
+                       "    def token_next_by(self, m=None):\n"
+                       "        funcs = lambda tk: imt(tk, m)\n"
+                       "        return [t for t in [1, 2] if funcs(t)]\n\n"
+                       "    def direct(self):\n        return imt(3)\n"),
+    })
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "py", {"ready"})
+        merged = call(ws, "nav_call_hierarchy", {"symbol": "imt", "direction": "incoming"})
+        assert merged["data"]["source"] in ("lsp", "lsp+map"), merged
+        assert sorted(merged["data"]["calls"]) == [
+            "pkg/sql.py#TokenList.direct method 9 at:10",
+            "pkg/sql.py#TokenList.token_next_by method 5 at:6"], merged
     finally:
         ws.close()
 
