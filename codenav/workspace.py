@@ -33,6 +33,7 @@ from codenav.index.pipeline import (
 )
 from codenav.index.watch import Watcher
 from codenav.lifetime import die_with_parent_hook
+from codenav.lsp.projects import one_file_per_project
 from codenav.paths import canonical, require_inside
 from codenav.roots import RootChoice, check_root
 from codenav.store import db, origin
@@ -470,7 +471,11 @@ class Workspace:
         except MapNotBuilt:
             return
         for code in languages:
-            pool.ensure(code, reader.central_file(code))
+            central = reader.central_file(code)
+            configs = pool.project_files(code)
+            others = one_file_per_project(self.root, reader.files_by_mass(code), configs,
+                                          central) if configs else []
+            pool.ensure(code, central, others)
 
     def close(self, grace: float = 3.0) -> None:
         """Stop the watcher, a first build and the language servers (``grace`` seconds for

@@ -28,7 +28,7 @@ import re
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -106,7 +106,9 @@ class _Slot:
     closing: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     loading_tokens: set[str] = field(default_factory=set)
-    warm_path: tuple[str, str] | None = None  # (language code, file) opened to start loading
+    # (language code, file) opened to start loading: the central file, then one of each
+    # other project (``ServerSpec.project_files``)
+    warm_paths: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -158,16 +160,25 @@ class LspPool:
         slot = self._slot(code)
         return slot.state if slot is not None else "none"
 
-    def ensure(self, code: str, path: str | None = None) -> None:
+    def ensure(self, code: str, path: str | None = None, others: Sequence[str] = ()) -> None:
         """Start the server for ``code`` in the background if it is not running; ``path``
         (a file of that language) is opened once it is up, which makes servers that load
-        their project lazily (tsserver) start loading it."""
+        their project lazily (tsserver) start loading it, and so are ``others`` (one file of
+        each other project: ``project_files``)."""
         slot = self._slot(code)
         if slot is not None and not self._closed:
-            if path is not None and slot.warm_path is None:
-                slot.warm_path = (code, path)
+            if path is not None and not slot.warm_paths:
+                slot.warm_paths = [(code, one) for one in (path, *others)]
             self._loop.call_soon_threadsafe(self._ensure_started, slot)
             self._loop.call_soon_threadsafe(self._open_warm_path, slot)
+
+    def project_files(self, code: str) -> tuple[str, ...]:
+        """The files that make a project of the server for ``code`` (``ServerSpec``)."""
+        slot = self._slot(code)
+        if slot is None:
+            return ()
+        spec = slot.spec or (slot.family.servers[0] if slot.family.servers else None)
+        return spec.project_files if spec is not None else ()
 
     def status(self) -> list[SlotStatus]:
         out = []
@@ -405,13 +416,14 @@ class LspPool:
         self._open_warm_path(slot)
 
     def _open_warm_path(self, slot: _Slot) -> None:
-        """Open the slot's warm-up file in a server still loading with nothing open yet."""
+        """Open the slot's warm-up files in a server still loading with nothing open yet."""
         client = slot.client
-        if client is None or slot.state != "warming" or slot.warm_path is None or \
+        if client is None or slot.state != "warming" or not slot.warm_paths or \
                 slot.documents:
             return
-        with contextlib.suppress(Exception):
-            self._sync(slot, client, *slot.warm_path)
+        for code, path in slot.warm_paths:
+            with contextlib.suppress(Exception):
+                self._sync(slot, client, code, path)
 
     def _listen_for_loaded(self, slot: _Slot, client: LspClient) -> None:
         spec = slot.spec
@@ -432,8 +444,13 @@ class LspPool:
                 kind = _field(value, "kind")
                 if kind == "begin" and str(_field(value, "title") or "").startswith(title):
                     slot.loading_tokens.add(str(token))
+                    if slot.state == "ready":  # another project loading (tsserver): until
+                        slot.state = "warming"  # it is, answers would leave its files out
+                        slot.ready.clear()
                 elif kind == "end" and str(token) in slot.loading_tokens:
-                    self._loaded(slot)
+                    slot.loading_tokens.discard(str(token))
+                    if not slot.loading_tokens:
+                        self._loaded(slot)
             client.on_notification(T.PROGRESS, on_progress)
 
     def _loaded(self, slot: _Slot) -> None:

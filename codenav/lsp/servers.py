@@ -67,6 +67,10 @@ class ServerSpec:
     # (regular expression, hint): an error whose message matches means the server cannot
     # answer for that file (LSP_UNAVAILABLE, with the hint), not that it failed
     unavailable: tuple[tuple[str, str], ...] = ()
+    # files each of which makes a project the server loads only once a file of it is open
+    # (tsserver's tsconfig.json: a `src/tsconfig.json` beside the root's leaves the tests'
+    # project unloaded, and their references out): one file of each is opened at start
+    project_files: tuple[str, ...] = ()
 
     @property
     def signals_loaded(self) -> bool:
@@ -114,7 +118,8 @@ def _spec(row: dict[str, Any]) -> ServerSpec:
         runs_project_code=bool(row.get("runs_project_code", False)),
         untrusted=_restriction(row.get("untrusted")),
         unavailable=tuple((str(item["match"]), str(item.get("hint", "")))
-                          for item in row.get("unavailable", ()) if "match" in item))
+                          for item in row.get("unavailable", ()) if "match" in item),
+        project_files=tuple(str(name) for name in row.get("project_files", ())))
 
 
 @cache

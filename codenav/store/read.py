@@ -705,6 +705,12 @@ class MapReader:
         return dict(self.conn.execute(
             "SELECT lang, count(*) FROM files WHERE status = 'ok' GROUP BY lang ORDER BY 2 DESC"))
 
+    def files_by_mass(self, lang: str) -> list[str]:
+        """The files of language ``lang`` that mapped, by hub mass (the most central first)."""
+        return [str(path) for (path,) in self.conn.execute(
+            "SELECT path FROM files WHERE lang = ? AND status = 'ok' "
+            "ORDER BY hub_mass DESC, path", (lang,))]
+
     def central_file(self, lang: str) -> str | None:
         """The file of language ``lang`` that matters most (largest hub mass)."""
         row = self.conn.execute(

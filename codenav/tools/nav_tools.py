@@ -61,10 +61,8 @@ _REF_COST = 24  # fewest characters a reference costs: never build more than a b
 
 class ReferencesParams(NavParams):
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="only uses in files under this path or matching "
-                                               "this glob ('tests/', '*.pyi')")
-    includeDeclaration: bool = Field(default=False, description="list the definitions (and "
-                                     "Python's __all__ entries) too")
+                                   description="Path prefix or glob")
+    includeDeclaration: bool = Field(default=False, description="List the definition too")
     offset: int = OffsetParam()
 
 

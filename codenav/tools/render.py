@@ -346,7 +346,9 @@ def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()
     out = []
     if marks.get(GUESSED):
         out.append(f"{marks[GUESSED]} reference(s) marked [{GUESSED}] were matched by name "
-                   "only (the receiver's type is unknown): check them, or pass source:'lsp'")
+                   "only: the receiver's type is unknown, and no other class of the map defines "
+                   "the name — each is a use unless its receiver is a library's or built-in "
+                   "value (judge by the code)")
     if marks.get(MAP_ONLY):
         out.append(f"{marks[MAP_ONLY]} reference(s) marked [{MAP_ONLY}] are the map's alone: "
                    "the language server did not report them (a file outside its project, or "

@@ -247,6 +247,30 @@ def test_typescript_language_server(tmp_path: Path) -> None:
         ws.close()
 
 
+def test_every_typescript_project_is_loaded_so_references_span_them(tmp_path: Path) -> None:
+    # ts-mockito (run 14): src/tsconfig.json beside the root's; tsserver loaded src/'s project
+    # only (the central file's), and every answer left the tests' uses out
+    require("typescript")
+    root = write_tree(tmp_path / "repo", {
+        "tsconfig.json": '{"compilerOptions": {"strict": true}}',
+        "src/tsconfig.json": '{"compilerOptions": {"strict": true}, "include": ["./"]}',
+        "src/mock.ts": "export function spy<T>(x: T): T {\n  return x;\n}\n",
+        "src/index.ts": 'import { spy } from "./mock";\nexport const a = spy(1);\n',
+        "test/spy.spec.ts": 'import { spy } from "../src/mock";\n\nspy(2);\nspy(3);\n',
+    })
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "ts", {"ready"}, timeout=60.0)
+        refs = call(ws, "nav_references", {"symbol": "spy", "source": "lsp"})
+        assert sorted(refs["data"]["references"]) == [
+            "src/index.ts", "test/spy.spec.ts"], refs
+        assert refs["data"]["total"] == 5, refs
+    finally:
+        ws.close()
+
+
 def test_a_lazily_loading_server_loads_without_being_asked(tmp_path: Path) -> None:
     # tsserver loads its project only once a file is open: started in the background, it
     # gets the map's most central file at once, so it is ready before the first question
