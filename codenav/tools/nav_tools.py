@@ -8,11 +8,13 @@ best first, in one answer (up to ``MAX_CANDIDATES``)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import Field
 
 from codenav.envelope import EVERY, Answer, Cut, Page
+from codenav.model import CALLABLE_KINDS
 from codenav.query.definitions import hover_text, map_definitions, unresolved
 from codenav.query.live import ServerPlace, ask_at, places, position_request
 from codenav.query.locate import (
@@ -33,7 +35,7 @@ from codenav.query.references import (
     server_references,
 )
 from codenav.query.source import Lines
-from codenav.store.read import MapReader
+from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
@@ -52,6 +54,7 @@ from codenav.tools.render import (
     unlisted,
     unresolved_cut,
 )
+from codenav.tools.rows import one_line
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "ReferencesParams"]
@@ -271,6 +274,9 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
                 fresh.mark(data, located.node.path)
             if overloads:
                 data["overloads"] = overload_rows(overloads)
+            declared = _declared_apart(located.node, text)
+            if declared:  # the parameters as written: a server shows what it infers
+                data["declared"] = declared
             if not text:
                 warnings.append("the language server has nothing to show here")
             return Answer(data, elide=("hover",), warnings=warnings)
@@ -284,6 +290,18 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     if overloads:
         data["overloads"] = overload_rows(overloads)
     return Answer(data, warnings=warnings)
+
+
+def _declared_apart(node: Node | None, hover: str) -> str | None:
+    """A callable's signature as the code writes it, when a server's hover does not show
+    those parameters (basedpyright's ``tlist: Unknown`` for an unannotated ``tlist``)."""
+    if node is None or node.kind not in CALLABLE_KINDS or not node.signature:
+        return None
+    written = one_line(node.signature)
+    start = written.find("(")
+    params = written[start:] if start >= 0 else written
+    squeezed = re.sub(r"\s+", "", hover)
+    return None if re.sub(r"\s+", "", params) in squeezed else written
 
 
 NAV_DEFINITION = ToolSpec(
@@ -305,7 +323,8 @@ NAV_HOVER = ToolSpec(
                 "parameters without reading its body.",
     params=NavParams, handler=nav_hover,
     arguments="id or position, `source?`, `detail?`",
-    returns="signature/type, doc",
+    returns="signature/type, doc (a server's hover: with `declared`, the parameters as "
+            "written, when it shows others)",
     example={"symbol": "Session.request"},
 )
 NAV_REFERENCES = ToolSpec(

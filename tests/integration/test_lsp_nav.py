@@ -538,3 +538,27 @@ def test_a_merged_answer_counts_what_it_lists(shop: Workspace) -> None:
     assert data["total"] == rows
     assert f"hold the word: {rows} listed;" in data["text"], refs
     assert "src/shop/__init__.py:6" in data["text"], refs  # an `__all__` line: no use
+
+
+def test_a_hover_keeps_the_parameters_as_written(tmp_path: Path) -> None:
+    # sqlparse (run 14): basedpyright's hover of `_group(tlist, cls, match, …)` shows
+    # `tlist: Unknown`, its defaults reformatted; a parameters question needs them as written
+    root = write_tree(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/group.py": ("def _group(tlist, cls, valid_prev=lambda t: True, recurse=True):\n"
+                         "    return tlist\n\n\n"
+                         "def typed(x: int, y: str = 'a') -> int:\n    return x\n"),
+    })
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "py", {"ready"})
+        hover = call(ws, "nav_hover", {"symbol": "_group"})
+        assert hover["data"]["source"] == "lsp", hover
+        assert hover["data"]["declared"] == \
+            "def _group(tlist, cls, valid_prev=lambda t: True, recurse=True)", hover
+        plain = call(ws, "nav_hover", {"symbol": "typed"})
+        assert plain["data"]["source"] == "lsp" and "declared" not in plain["data"], plain
+    finally:
+        ws.close()
