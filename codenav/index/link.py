@@ -164,7 +164,8 @@ _BUILTIN_MEMBERS = {
         "clear", "append", "extend", "insert", "remove", "sort", "reverse", "index", "count",
         "join", "split", "rsplit", "strip", "lstrip", "rstrip", "format", "replace", "startswith",
         "endswith", "encode", "decode", "lower", "upper", "find", "add", "discard", "union",
-        "read", "write", "readline", "readlines", "close", "flush", "seek", "tell"}),
+        "read", "write", "readline", "readlines", "close", "flush", "seek", "tell",
+        "set"}),  # (ElementTree's Element.set, Event.set, ContextVar.set)
     "es": frozenset({
         "get", "set", "has", "delete", "clear", "add", "forEach", "keys", "values", "entries",
         "push", "pop", "shift", "unshift", "map", "filter", "reduce", "slice", "splice",
@@ -672,6 +673,8 @@ class Linker:
             names = names[1:]
         elif kind == "V":
             code, _, variable = rest.partition(":")
+            if names and names[-1] in _BUILTIN_MEMBERS.get(self._family_of_code(code), ()):
+                return None  # `offlineQueue.push(…)`: an array's, likely — not DelayQueue's
             node = self._named_like(variable, code)
         elif kind == "A":  # A:<lang>: of that language family only
             candidates = self._without_stubs(self.members_named(names[0])) if names else []

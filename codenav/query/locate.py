@@ -89,18 +89,24 @@ def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, FileSt
 
 
 class FileFilter:
-    """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``)."""
+    """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``);
+    with ``!`` before it, every path but those (``!examples/``)."""
 
     def __init__(self, raw: str | None, skip: frozenset[str] = frozenset(),
                  only: frozenset[str] | None = None) -> None:
         self.skip = skip  # paths left out whatever the filter says (stubs beside modules)
         self.only = only  # when given: these paths alone
-        if raw:
-            require_relative(raw, "fileFilter")
-        self.raw = raw.strip().lstrip("./") if raw else None
-        if raw is not None and not self.raw and raw.strip() not in ("", ".", "./"):
-            raise BadArgs("fileFilter must be a path prefix like 'src/' or a glob like "
-                          "'src/**/*.py'")
+        text = raw.strip() if raw else raw
+        self.negated = bool(text) and text is not None and text.startswith("!")
+        pattern = text[1:].strip() if text and self.negated else text
+        if pattern:
+            require_relative(pattern, "fileFilter")
+        self.text = text  # as given (stripped): another filter made from this one keeps it
+        self.raw = pattern.lstrip("./") if pattern else None
+        if raw is not None and not self.raw and (self.negated or
+                                                 raw.strip() not in ("", ".", "./")):
+            raise BadArgs("fileFilter must be a path prefix like 'src/', a glob like "
+                          "'src/**/*.py', or either after '!' to leave those out ('!tests/')")
         self._glob = self.raw is not None and any(c in self.raw for c in "*?[")
 
     def __call__(self, path: str) -> bool:
@@ -109,20 +115,22 @@ class FileFilter:
         if not self.raw:
             return True
         if self._glob:
-            return fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
+            matched = fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
                 path, self.raw.replace("**/", ""))
-        return path.startswith(self.raw)
+        else:
+            matched = path.startswith(self.raw)
+        return matched != self.negated
 
 
 def without_stubs(reader: MapReader, files: FileFilter) -> FileFilter:
     """``files`` without the Python stubs that sit beside their modules (``core.pyi`` by
     ``core.py``): a stub mirrors its module's names, and its lines are no uses in code —
     unless the filter asks for stubs (``*.pyi``)."""
-    if files.raw is not None and ".pyi" in files.raw:
+    if files.raw is not None and ".pyi" in files.raw and not files.negated:
         return files
     paths = {path for path, *_ in reader.files_under("")}
     stubs = frozenset(path for path in paths if path.endswith(".pyi") and path[:-1] in paths)
-    return FileFilter(files.raw, stubs) if stubs else files
+    return FileFilter(files.text, stubs) if stubs else files
 
 
 @dataclass

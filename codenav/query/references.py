@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from codenav.index.languages import languages
+from codenav.index.languages import by_code, languages
 from codenav.query.fresh import Freshness
 from codenav.query.imports import (
     MODULE_EXTENSIONS,
@@ -36,7 +36,7 @@ from codenav.query.locate import (
     family,
     scope_names,
 )
-from codenav.query.receivers import Outside
+from codenav.query.receivers import TYPE_KINDS, Outside
 from codenav.query.source import Lines
 from codenav.query.text import TextPage
 from codenav.store.read import MapReader, NameUse, Node
@@ -213,8 +213,9 @@ class OtherUses:
     elsewhere: int
     kind: str | None = None  # of these uses only: "call", "inheritance"
     rows: tuple[FileReferences, ...] = ()
-    outside: tuple[str, ...] = ()  # types outside the map some of ``elsewhere`` are of
-    outside_at: frozenset[tuple[str, int]] = frozenset()  # (path, line) of those uses
+    outside: tuple[str, ...] = ()  # what ``elsewhere`` belongs to: types outside the map, or
+    # (imports) "path (the module it imports)"
+    outside_at: frozenset[tuple[str, int]] = frozenset()  # (path, line) of uses decided another's
     by_receiver: tuple[ReceiverLines, ...] = ()  # instead of ``rows``, when they are many
 
     def places(self) -> set[tuple[str, int]]:
@@ -246,8 +247,14 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     outside, owners = Outside(reader), Counter[str]()
     outside_at: set[tuple[str, int]] = set()
     langs = family_langs(next(iter(nodes)))
+    classes = _explicit_receiver_classes(reader, nodes)
     for hit in reader.name_uses(name, targets, kind, langs):
         if not files(hit.path) or (hit.path, hit.line) in listed:
+            continue
+        if classes and hit.qualifier is None and hit.scope_id not in classes and \
+                hit.kind in ("call", "name"):
+            elsewhere += 1  # `set(…)`: no method is called by its bare name here
+            outside_at.add((hit.path, hit.line))
             continue
         owner = outside(hit.key) if hit.target_id is None and not hit.guessed else None
         if owner is not None:  # `d.get(k)` on a dict: a member of a type outside the map
@@ -271,6 +278,21 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     return OtherUses(name, count, elsewhere, kind, rows,
                      tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at),
                      by_receiver)
+
+
+def _explicit_receiver_classes(reader: MapReader, nodes: Collection[Node]) -> set[int]:
+    """The classes whose members ``nodes`` are, when their language names a member only
+    through a receiver (``self.set(…)``; Python, JavaScript — not Java's implicit ``this``):
+    a bare name outside those classes' bodies is never one of them. Empty otherwise."""
+    out: set[int] = set()
+    for node in nodes:
+        lang = by_code(node.lang)
+        parent = reader.node_by_id(node.parent_id) if node.parent_id is not None else None
+        if lang is None or lang.implicit_members or parent is None or \
+                parent.kind not in TYPE_KINDS:
+            return set()
+        out.add(parent.id)
+    return out
 
 
 def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
@@ -305,54 +327,79 @@ class TextCheck:
     listed: int
     categories: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]  # name, count, places
     partial: bool
+    aliases: tuple[str, ...] = ()  # the names files import it under, searched there too
 
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                listed: Collection[tuple[str, int]],
                unresolved: Collection[tuple[str, int]], kind: str | None = None,
-               outside: Collection[tuple[str, int]] = ()) -> TextCheck:
-    """Account for every line of ``found`` (``text_search`` of the nodes' name as a word):
+               outside: Collection[tuple[str, int]] = (),
+               aliases: Sequence[tuple[str, TextPage]] = ()) -> TextCheck:
+    """Account for every line of ``found`` (``text_search`` of the nodes' name as a word)
+    and of ``aliases`` (the names files import them under, searched in those files):
     listed by the answer, unresolved, or why not a use of the nodes (of ``kind``);
-    ``outside``: lines of uses of types outside the map (``other_uses``), another's."""
+    ``outside``: lines of uses ``other_uses`` decided are another's."""
     name = next(iter(nodes)).name
     ours = {other.id for node in nodes for other in declarations_of(reader, node)} | \
         {ctor for node in nodes for ctor in constructors(reader, node)}
+    listed, unresolved, outside = set(listed), set(unresolved), set(outside)
+    buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    seen: set[tuple[str, int]] = set()
+    shown = beyond = 0
+    partial = False
+    for word, page in ((name, found), *aliases):
+        at = _refs_at(reader, word, {hit.path for hit in page.hits})
+        beyond += page.total - len(page.hits)
+        partial = partial or page.partial
+        for hit in page.hits:
+            place = (hit.path, hit.line)
+            if place in seen:
+                continue
+            seen.add(place)
+            refs = at.get(place, [])
+            if place in listed or (kind is not None and any(
+                    target in ours and ref_kind == kind for ref_kind, target in refs)):
+                shown += 1  # (a base named on a line after its `class` line is listed too)
+            else:
+                buckets[_unlisted_kind(place, refs, ours, kind, unresolved, outside)].append(
+                    place)
+    order = ("unresolved", "later", f"not {kind}", "other", "declared", "no use")
+    categories = tuple((category, len(buckets[category]),
+                        tuple(buckets[category][:MAX_PLACES]))
+                       for category in order if buckets.get(category))
+    return TextCheck(name, len(seen) + beyond, shown, categories, partial or beyond > 0,
+                     tuple(alias for alias, _ in aliases))
+
+
+def _refs_at(reader: MapReader, name: str, paths: set[str]
+             ) -> dict[tuple[str, int], list[tuple[str, int | None]]]:
+    """(kind, target) of the map's references and definitions named ``name``, by line."""
     at: dict[tuple[str, int], list[tuple[str, int | None]]] = defaultdict(list)
-    paths = set(hit.path for hit in found.hits)
     for path, line, ref_kind, target in reader.name_lines(name, sorted(paths)):
         at[(path, line)].append((ref_kind, target))
     for other in reader.nodes_named(name, limit=5_000):  # definitions are nodes, not refs
         if other.path in paths:
             at[(other.path, other.name_line)].append(("declaration", other.id))
-    listed, unresolved, outside = set(listed), set(unresolved), set(outside)
-    buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    shown = 0
-    for hit in found.hits:
-        place = (hit.path, hit.line)
-        refs = at.get(place, [])
-        if place in listed or (kind is not None and any(
-                target in ours and ref_kind == kind for ref_kind, target in refs)):
-            shown += 1  # (a base named on a line after its `class` line is listed too)
-        elif place in unresolved:
-            buckets["unresolved"].append(place)
-        elif place in outside:  # `this._map.get(k)`: Map's
-            buckets["other"].append(place)
-        elif any(target in ours and ref_kind not in _DECLARING for ref_kind, target in refs):
-            buckets[f"not {kind}" if kind else "later"].append(place)  # paged out
-        elif any(ref_kind in _DECLARING for ref_kind, _ in refs):
-            buckets["declared"].append(place)
-        elif any(target is not None for _, target in refs):
-            buckets["other"].append(place)
-        elif refs:
-            buckets["unresolved"].append(place)  # unattributed, and not listed as such
-        else:
-            buckets["no use"].append(place)
-    order = ("unresolved", "later", f"not {kind}", "other", "declared", "no use")
-    categories = tuple((category, len(buckets[category]),
-                        tuple(buckets[category][:MAX_PLACES]))
-                       for category in order if buckets.get(category))
-    return TextCheck(name, found.total, shown, categories, found.partial or
-                     found.total > len(found.hits))
+    return at
+
+
+def _unlisted_kind(place: tuple[str, int], refs: list[tuple[str, int | None]], ours: set[int],
+                   kind: str | None, unresolved: set[tuple[str, int]],
+                   outside: set[tuple[str, int]]) -> str:
+    """Why a line holding the word is not listed: its text check category."""
+    if place in unresolved:
+        return "unresolved"
+    if place in outside:  # `this._map.get(k)`: Map's
+        return "other"
+    if any(target in ours and ref_kind not in _DECLARING for ref_kind, target in refs):
+        return f"not {kind}" if kind else "later"  # paged out
+    if any(ref_kind in _DECLARING for ref_kind, _ in refs):
+        return "declared"
+    if any(target is not None for _, target in refs):
+        return "other"
+    if refs:
+        return "unresolved"  # unattributed, and not listed as such
+    return "no use"
 
 
 _DECLARING = frozenset({"declaration", "import", "export"})
@@ -368,7 +415,7 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
     if stem in ("__init__", "index", "mod"):
         stem = module.path.rsplit("/", 2)[-2] if "/" in module.path else stem
     by_file: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
-    elsewhere: set[str] = set()
+    elsewhere: dict[str, str] = {}  # path -> the module it imports instead
     for path, line, col, scope, written, key in reader.imports_written(stem):
         if path == module.path or path in listed:
             continue
@@ -378,12 +425,15 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
             continue  # `from x import stem_plus`: LIKE matched a longer name
         if key and key[:2] in ("P:", "I:") and not names_module(key, module.path) and \
                 _module_found(reader, key):
-            elsewhere.add(path)
+            head = key[2:].split("|", 1)[0]
+            elsewhere.setdefault(path, head.replace("::", ".") if key.startswith("I:")
+                                 else head.split("::", 1)[0])
         elif not key or not names_module(key, module.path):
             by_file[path].setdefault(line, (line, col, "import", scope, stem, None))
     rows = _rows(reader, lines, [(path, list(found.values())[:MAX_UNRESOLVED])
                                  for path, found in by_file.items()][:MAX_UNRESOLVED])
-    return OtherUses(stem, len(by_file), len(elsewhere), "import", rows)
+    return OtherUses(stem, len(by_file), len(elsewhere), "import", rows,
+                     tuple(f"{path} ({other})" for path, other in sorted(elsewhere.items())))
 
 
 _MODULE_FILES = ("", ".d.ts", *MODULE_EXTENSIONS, "/index.ts", "/index.js", "/__init__.py")

@@ -58,10 +58,11 @@ def search(ws: Workspace, reader: MapReader, query: str, *, room: int,
         raise BadArgs("query must contain a name, e.g. 'Parser' or 'Session.request'")
     name, qualifier = parts[-1].strip(), [p.strip().lower() for p in parts[:-1]]
     files = files or FileFilter(None)
-    glob = files.raw if files.raw and any(c in files.raw for c in "*?[") else None
-    flt = NodeFilter(kinds=kinds, lang=lang, prefix=None if glob else files.raw)
+    # a glob or a negated filter is applied after the lookup; a plain prefix in it
+    after = files.raw is not None and (files.negated or any(c in files.raw for c in "*?["))
+    flt = NodeFilter(kinds=kinds, lang=lang, prefix=None if after else files.raw)
     lowered = name.lower()
-    limit = _CANDIDATES if qualifier or glob else room + 1
+    limit = _CANDIDATES if qualifier or after else room + 1
     tiers: list[list[Node]] = [reader.named(name, flt, limit),
                                reader.named_nocase(lowered, flt, limit)]
     if not tiers[0]:  # the name other files import it under (`export { A as B }`)
@@ -75,7 +76,7 @@ def search(ws: Workspace, reader: MapReader, query: str, *, room: int,
 
     def take(tier: int, nodes: list[Node]) -> None:
         for node in nodes:
-            if node.id in seen or (glob and not files(node.path)):
+            if node.id in seen or (after and not files(node.path)):
                 continue
             if qualifier and not _qualifier_matches(node, qualifier):
                 continue

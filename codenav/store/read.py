@@ -461,6 +461,15 @@ class MapReader:
                    self.conn.execute("SELECT path FROM files WHERE instr(path, ?) > 0",
                                      (first,)))
 
+    def names_bound(self, targets: Sequence[int], name: str) -> list[tuple[str, str]]:
+        """(path, name) of the imports and re-exports binding one of ``targets`` under a name
+        other than ``name`` (``import Debug from "./debug"`` of ``genDebugFunction``)."""
+        return [(str(path), str(bound)) for path, bound in self.conn.execute(
+            "SELECT DISTINCT f.path, r.name FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE r.target_id IN (SELECT value FROM json_each(?)) "
+            "AND r.kind IN ('import', 'export') AND r.name != ? ORDER BY f.path, r.name",
+            (json.dumps(list(targets)), name))]
+
     def derived_from(self, name: str) -> bool:
         """Whether a class of the map names ``name`` among its bases without the map holding
         it (``class Ours(asyncio.BaseTransport)``)."""

@@ -12,9 +12,9 @@ from typing import Literal
 import anyio
 from pydantic import Field, model_validator
 
-from codenav.query.locate import FileFilter, Located, locate
+from codenav.query.locate import FileFilter, Located, declarations_of, locate
 from codenav.query.references import OtherUses, TextCheck, family_langs, text_check
-from codenav.query.text import text_files, text_search
+from codenav.query.text import TextPage, text_files, text_search
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
 from codenav.tools.rows import Detail
@@ -77,6 +77,21 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     are read off the event loop."""
     name = nodes[0].name
     paths = text_files(reader, files, langs=family_langs(nodes[0]))
-    found = await anyio.to_thread.run_sync(
-        lambda: text_search(ws.root, paths, name, word=True))
-    return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at)
+    targets = [other.id for node in nodes for other in declarations_of(reader, node)]
+    aliases: dict[str, list[str]] = {}  # a name files import it under -> those files
+    searched = set(paths)
+    for path, alias in reader.names_bound(targets, name)[:MAX_ALIAS_FILES]:
+        if path in searched:
+            aliases.setdefault(alias, []).append(path)
+
+    def search() -> tuple[TextPage, list[tuple[str, TextPage]]]:
+        return (text_search(ws.root, paths, name, word=True),
+                [(alias, text_search(ws.root, where, alias, word=True))
+                 for alias, where in aliases.items()])
+    found, pages = await anyio.to_thread.run_sync(search)
+    return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at,
+                      pages)
+
+
+# The files an alias of the name is searched in (each file importing it under another name).
+MAX_ALIAS_FILES = 200

@@ -283,9 +283,11 @@ def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
+    word = (f"the word or a name it is imported as ({', '.join(check.aliases)})"
+            if check.aliases else "the word")
     if not check.categories and not check.partial:
-        return f"all {lines} line(s) holding the word are listed"
-    parts = [f"{lines} line(s) hold the word: {check.listed} listed"]
+        return f"all {lines} line(s) holding {word} are listed"
+    parts = [f"{lines} line(s) hold {word}: {check.listed} listed"]
     for category, count, places in check.categories:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
@@ -323,8 +325,9 @@ def _unlisted_line(others: OtherUses) -> str:
     if others.kind == "import":
         if not unresolved and not elsewhere:
             return f"none: every import of a module named {name!r} in code is here"
-        other = (f"{elsewhere} file(s) import another module named {name!r}" if elsewhere
-                 else "")
+        shown = ", ".join(others.outside[:5]) + (" …" if len(others.outside) > 5 else "")
+        other = (f"{elsewhere} file(s) import another module named {name!r}: {shown}"
+                 if elsewhere else "")
         if not unresolved:
             return f"none unresolved; {other}"
         return (f"{unresolved} file(s) import a {name!r} the map cannot find ({where})"

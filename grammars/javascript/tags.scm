@@ -2,6 +2,7 @@
 ; tree-sitter-language-pack 0.13.0's `javascript` grammar. Capture names: grammars/README.md.
 
 (class_declaration name: (identifier) @name.definition.class) @definition.class
+(class name: (identifier) @name.definition.class) @definition.class
 
 (class_body
   (field_definition
@@ -23,6 +24,7 @@
   declaration: (class_declaration name: (identifier) @export.default))
 
 (class_declaration) @local.scope.hidden
+(class) @local.scope.hidden
 
 ; Parameters (TypeScript wraps each in required_parameter / optional_parameter).
 (formal_parameters (identifier) @local.definition)

@@ -6,6 +6,8 @@
 
 (class_declaration name: (type_identifier) @name.definition.class) @definition.class
 (abstract_class_declaration name: (type_identifier) @name.definition.class) @definition.class
+; a named class expression (`this.Command = class CustomScriptCommand extends Command {…}`)
+(class name: (type_identifier) @name.definition.class) @definition.class
 (interface_declaration name: (type_identifier) @name.definition.interface) @definition.interface
 (type_alias_declaration name: (type_identifier) @name.definition.type) @definition.type
 (enum_declaration name: (identifier) @name.definition.enum) @definition.enum
@@ -147,6 +149,7 @@
 
 (class_declaration) @local.scope.hidden
 (abstract_class_declaration) @local.scope.hidden
+(class) @local.scope.hidden
 (interface_declaration) @local.scope.hidden
 (enum_declaration) @local.scope.hidden
 (internal_module) @local.scope

@@ -172,7 +172,7 @@ def test_overview_focus_outside_is_out_of_root(bounded: Workspace, focus: str) -
 
 
 @pytest.mark.parametrize("pattern", ["../", "../outside/*.py", "/etc/", "..\\..\\etc",
-                                     "src/../../outside", "~/secrets/"])
+                                     "src/../../outside", "~/secrets/", "!../", "!/etc/"])
 def test_file_filters_that_climb_out_are_out_of_root(bounded: Workspace, pattern: str) -> None:
     assert _code(call(bounded, "map_search", {"query": "helper", "fileFilter": pattern})) \
         == "OUT_OF_ROOT"

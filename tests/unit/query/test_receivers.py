@@ -824,3 +824,87 @@ def test_many_unknown_receivers_are_listed_by_receiver_and_line() -> None:
     lst.py h.add: 7,9,11,13,15,17,19,21
     lst.py s.add: 8,10,12,14,16,18,20
     ''')
+
+
+def test_a_bare_name_is_no_call_of_a_method() -> None:
+    # markdown (run 15): `set(…)` (the built-in) was listed among the unknown receivers of
+    # State.set, and `el.set(…)` on an ElementTree element guessed to be State.set
+    check('''
+    //- state.py
+    class State(list):
+        def s$0et(self, state):
+            self.append(state)
+
+
+    class Parser:
+        def __init__(self):
+            self.state = State()
+            self.tags = set()
+
+        def run(self, el):
+            self.state.set("list")
+            el.set("alt", "x")
+            return set(["a"])
+    ''', others, '''
+    unresolved 1, elsewhere 2
+    state.py:13 Parser.run | el.set("alt", "x")
+    ''')
+    check('''
+    //- state.py
+    class State(list):
+        def s$0et(self, state):
+            self.append(state)
+
+
+    def run(state: State, el):
+        state.set("list")
+        el.set("alt", "x")
+    ''', references, '''
+    state.py:7:11 call run
+    ''')
+
+
+def test_a_variable_named_like_a_class_does_not_guess_a_builtin_member() -> None:
+    # ioredis (run 15): `this.offlineQueue.push(…)` was guessed to be DelayQueue.push (a
+    # variable named like the class); `push` is an array's
+    check('''
+    //- queue.ts
+    export class DelayQueue {
+      pu$0sh(item: number): void {}
+      run(item: number): void {}
+    }
+
+    export function use(offlineQueue, delayQueue) {
+      offlineQueue.push(1);
+      delayQueue.run(2);
+    }
+    ''', references, '''
+    ''')
+
+
+def test_the_files_importing_another_module_so_named_are_named() -> None:
+    # markdown (run 15): "1 file(s) import another module named 'util'" sent the agent to
+    # four text searches to find which; it was `import importlib.util`
+    from codenav.query.references import other_imports
+    from codenav.query.source import Lines
+
+    def imports(q: Query) -> Iterable[str]:
+        module = q.reader.node("py:pkg/util.py")
+        assert module is not None
+        found = other_imports(q.reader, Lines(q.ws.root), module, {"pkg/core.py"})
+        yield f"unresolved {found.unresolved}, elsewhere {found.elsewhere}"
+        yield from found.outside
+
+    check('''
+    //- pkg/__init__.py
+    //- pkg/util.py
+    def hel$0per():
+        return 1
+    //- pkg/core.py
+    from pkg import util
+    //- pkg/loader.py
+    import importlib.util
+    ''', imports, '''
+    unresolved 0, elsewhere 1
+    pkg/loader.py (importlib.util)
+    ''')

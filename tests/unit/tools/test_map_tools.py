@@ -360,3 +360,56 @@ def test_a_hover_of_an_overloaded_function_lists_every_declaration(tmp_path: Pat
         "11 | (self, f=None, *, wrapper=False)"], hover
     plain = call(ws, "nav_hover", {"symbol": "Marker", "source": "map"})
     assert "overloads" not in plain["data"]
+
+
+def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path: Path) -> None:
+    # ioredis (run 15): `fileFilter: "!examples/"` was taken as a folder named "!examples",
+    # answered nothing and said nothing was left out
+    root = tmp_path / "repo"
+    for path, text in {"src/core.py": "def helper():\n    return 1\n",
+                       "src/use.py": "from src.core import helper\n\nhelper()\n",
+                       "examples/demo.py": "from src.core import helper\n\nhelper()\n"}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        kept = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "!examples/"})
+        assert sorted(kept["data"]["references"]) == ["src/use.py"], kept
+        only = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "examples/"})
+        assert sorted(only["data"]["references"]) == ["examples/demo.py"], only
+        found = call(ws, "map_search", {"query": "helper", "fileFilter": "!src/"})
+        assert found["data"]["results"] == [], found
+        globbed = call(ws, "map_search", {"query": "helper", "fileFilter": "!examples/*.py"})
+        assert len(globbed["data"]["results"]) == 1, globbed
+        bare = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "!"})
+        assert bare["error"]["code"] == "BAD_ARGS" and "'!tests/'" in bare["error"]["message"]
+    finally:
+        ws.close()
+
+
+def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path: Path) -> None:
+    # ioredis (run 15): genDebugFunction is used only as `Debug`/`debug` (a default export
+    # imported under those names); the check searched 'genDebugFunction' alone ("0 listed")
+    # and the agent grepped both names to trust the 29 rows
+    root = tmp_path / "repo"
+    for path, text in {
+            "lib/debug.ts": "export default function genDebugFunction(name: string) {\n"
+                            "  return name;\n}\n",
+            "lib/a.ts": 'import Debug from "./debug";\n\n// Debug helpers\n'
+                        'export const debug = Debug("a");\n',
+            "test/t.ts": 'import debug from "../lib/debug";\n\ndebug("x");\n'
+                         'describe("debug", () => {});\n'}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "genDebugFunction"})["data"]
+        assert refs["total"] == 4, refs
+        assert refs["text"] == (
+            "7 line(s) hold the word or a name it is imported as (Debug, debug): 4 listed; "
+            "1 definitions/imports/exports/__all__ lib/debug.ts:1; "
+            "2 comments/strings/local names lib/a.ts:3 test/t.ts:4"), refs
+    finally:
+        ws.close()
