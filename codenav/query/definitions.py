@@ -88,13 +88,13 @@ _PROSE_CHARS = 300  # of a hover's first paragraph of prose
 
 
 def _brief(text: str) -> str:
-    """A hover as an answer needs it: every code block (the signature, the type) and the
-    first paragraph of prose (at most ``_PROSE_CHARS``), the rest of the docstring left out
-    (``…``); markdown's
-    ``&nbsp;`` as spaces and its rules dropped."""
+    """A hover as an answer needs it: the first paragraph of prose (at most
+    ``_PROSE_CHARS``) and the code blocks before it — or, when none came before it, the
+    first one after it (clangd writes its heading first); the rest of the docstring, its
+    examples too, left out (``…``); markdown's ``&nbsp;`` as spaces and its rules dropped."""
     text = text.replace("&nbsp;", " ")
     kept: list[str] = []
-    prose = False
+    prose = code = cut = False
     position = 0
     for block in [*_FENCE.finditer(text), None]:
         between = text[position: block.start() if block is not None else len(text)]
@@ -103,13 +103,23 @@ def _brief(text: str) -> str:
             if not paragraph:
                 continue
             if prose:
-                kept.append("…")
-                break
+                cut = True  # (prose beyond the first paragraph)
+                continue
             if len(paragraph) > _PROSE_CHARS:  # an `Args:` block with no blank line in it
                 paragraph = paragraph[: _PROSE_CHARS - 1].rstrip() + "…"
             kept.append(paragraph)
             prose = True
-        if block is not None:
-            kept.append(block.group(0))
-            position = block.end()
+        if block is None:
+            break
+        if prose and code:  # an example in the docs
+            cut = True
+            break
+        kept.append(block.group(0))
+        code = True
+        position = block.end()
+        if prose:
+            cut = cut or bool(text[position:].strip())
+            break
+    if cut:
+        kept.append("…")
     return "\n\n".join(dict.fromkeys(kept)) if kept else text

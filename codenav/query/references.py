@@ -361,9 +361,12 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                     target in ours and ref_kind == kind for ref_kind, target in refs)):
                 shown += 1  # (a base named on a line after its `class` line is listed too)
             else:
-                buckets[_unlisted_kind(place, refs, ours, kind, unresolved, outside)].append(
-                    place)
-    order = ("unresolved", "later", f"not {kind}", "other", "declared", "no use")
+                category = _unlisted_kind(place, refs, ours, kind, unresolved, outside)
+                if category == "no use":
+                    category = _no_use(hit.code, word)
+                buckets[category].append(place)
+    order = ("unresolved", "unattributed", "later", f"not {kind}", "other", "declared",
+             "comment", "string", "no use")
     categories = tuple((category, len(buckets[category]),
                         tuple(buckets[category][:MAX_PLACES]))
                        for category in order if buckets.get(category))
@@ -398,8 +401,47 @@ def _unlisted_kind(place: tuple[str, int], refs: list[tuple[str, int | None]], o
     if any(target is not None for _, target in refs):
         return "other"
     if refs:
-        return "unresolved"  # unattributed, and not listed as such
+        return "unattributed"  # a use of no known definition, not listed under unresolved
     return "no use"
+
+
+_COMMENT_START = ("#", "//", "/*", "*", "--", "<!--")
+
+
+def _no_use(code: str, word: str) -> str:
+    """What a line holding the word but no use of it is, as far as its text tells: a
+    ``comment`` (it starts as one, or the word follows a comment's start), a ``string``
+    (every occurrence is between quotes), else ``no use`` (a local or keyword name, a
+    docstring's line)."""
+    if code.lstrip().startswith(_COMMENT_START):
+        return "comment"
+    found = [_context(code[: match.start()]) for match in
+             re.finditer(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code)]
+    if found and all(where == "comment" for where in found):
+        return "comment"
+    if found and all(where in ("string", "comment") for where in found):
+        return "string"
+    return "no use"
+
+
+def _context(before: str) -> str:
+    """Where text that follows ``before`` on its line is: in a ``string`` literal, a
+    ``comment`` (after ``#`` or ``//`` outside strings), or ``code``."""
+    quote = None
+    escaped = False
+    for i, char in enumerate(before):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif quote is None and char in "\"'`":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is None and ((char == "#" and (i == 0 or before[i - 1].isspace()))
+                                or before.startswith("//", i)):  # (not `this.#x`)
+            return "comment"
+    return "string" if quote is not None else "code"
 
 
 _DECLARING = frozenset({"declaration", "import", "export"})

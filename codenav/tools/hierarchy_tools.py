@@ -4,6 +4,7 @@ which — from a language server when it can, else derived from the map's resolv
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import Field
@@ -138,6 +139,7 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
 async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
+    located = _types_only(located)
     code_files = without_stubs(reader, FileFilter(None))
     sections = []
     warnings: list[str] = []
@@ -191,6 +193,20 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         warnings = [*several_warning(located, "types")[:1], *warnings,
                     *several_warning(located, "types")[1:]]
     return Answer(data, cuts=[cut, *extra], warnings=warnings)
+
+
+# The kinds a type hierarchy is about (a type alias or a variable named like a class is not).
+_HIERARCHY_KINDS = frozenset({"class", "interface", "struct", "trait", "record", "enum"})
+
+
+def _types_only(located: Located) -> Located:
+    """``located`` without the definitions that have no hierarchy (konva's `type Shape` aliases
+    beside `class Shape`), when some definition it names has one."""
+    kept = [c.node for c in located.each()
+            if c.node is not None and c.node.kind in _HIERARCHY_KINDS]
+    if not kept or len(kept) == len(located.others) + 1:
+        return located
+    return replace(located, node=kept[0], name=kept[0].name, others=kept[1:])
 
 
 NAV_CALL_HIERARCHY = ToolSpec(

@@ -267,16 +267,17 @@ def unresolved_cut(*path: str | int) -> Cut:
                "map_search text:true with a fileFilter lists them")
 
 
-_CHECKED = {"unresolved": "unknown receiver (under 'unresolved')", "later": "on later pages",
+_CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
+            "unattributed": "uses of no definition the map knows", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
-            "declared": "definitions/imports/exports/__all__",
-            "no use": "comments/strings/local names"}
+            "declared": "definitions/imports/exports/__all__", "comment": "comments",
+            "string": "in strings", "no use": "local names/docstrings"}
 
 
 # Places a text check names per category: every one up to MAX_PLACES (a "+N more" sends the
 # reader to grep for them), else this many; the unresolved are listed under their own key.
-_PLACES = {"unresolved": 0, "other": 10, "later": 6, "declared": 5, "no use": 8, "not call": 6,
-           "not inheritance": 6}
+_PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declared": 5,
+           "comment": 4, "string": 4, "no use": 8, "not call": 6, "not inheritance": 6}
 
 
 def text_line(check: TextCheck) -> str:

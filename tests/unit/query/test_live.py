@@ -73,3 +73,18 @@ def test_a_hover_whose_first_paragraph_is_a_whole_docstring_is_cut() -> None:
                                                        value=doc)))
     assert text.startswith("```python\n(method) def __init__(self, arg0: str = 'a') -> None\n```")
     assert len(text) < 450 and text.endswith("…")
+
+
+def test_a_hover_leaves_the_docs_examples_out() -> None:
+    # konva (run 16): Node.fire's hover carried its JSDoc example after the first paragraph
+    from lsprotocol import types as T
+
+    from codenav.query.definitions import hover_text
+
+    doc = ("```typescript\n(method) Node.fire(eventType: string, evt?: any): this\n```\n\n"
+           "fire event\n\n```js\n// fire click event\nnode.fire('click');\n```\n\n"
+           "*@param* `eventType` event type")
+    text = hover_text(T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown,
+                                                       value=doc)))
+    assert text == ("```typescript\n(method) Node.fire(eventType: string, evt?: any): this\n"
+                    "```\n\nfire event\n\n…")

@@ -908,3 +908,29 @@ def test_the_files_importing_another_module_so_named_are_named() -> None:
     unresolved 0, elsewhere 1
     pkg/loader.py (importlib.util)
     ''')
+
+
+def test_the_text_check_tells_comments_and_strings_from_local_names() -> None:
+    # konva (run 16): "72 comments/strings/local names … +64 more" sent the agents to grep
+    # for a real call among them; comments and strings are told apart by the line's text
+    check('''
+    //- log.py
+    class Logger:
+        def m$0sg(self, text):
+            return text
+
+
+    def run(logger: Logger):
+        # msg: a comment
+        logger.msg("a")  # msg again
+        print("msg in a string", 'and msg')
+        msg = 1
+        return missing.msg
+    ''', texts, '''
+    6 lines, 1 listed
+    unresolved 1: log.py:11
+    declared 1: log.py:2
+    comment 1: log.py:7
+    string 1: log.py:9
+    no use 1: log.py:10
+    ''')

@@ -410,6 +410,50 @@ def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path:
         assert refs["text"] == (
             "7 line(s) hold the word or a name it is imported as (Debug, debug): 4 listed; "
             "1 definitions/imports/exports/__all__ lib/debug.ts:1; "
-            "2 comments/strings/local names lib/a.ts:3 test/t.ts:4"), refs
+            "1 comments lib/a.ts:3; 1 in strings test/t.ts:4"), refs
+    finally:
+        ws.close()
+
+
+def test_an_unattributed_use_that_is_not_a_call_is_said_so(tmp_path: Path) -> None:
+    # konva (run 16): the callers' text check said "4 unknown receiver (under 'unresolved')"
+    # of uses that were not calls, and no 'unresolved' list followed
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "node.py").write_text(
+        "class Node:\n    def clear_cache(self):\n        return 1\n\n\n"
+        "def run(node: Node, other):\n    node.clear_cache()\n"
+        "    hooks = [other.clear_cache]\n    return hooks\n")
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        calls = call(ws, "nav_call_hierarchy", {"symbol": "Node.clear_cache",
+                                                "direction": "incoming"})["data"]
+        assert calls["text"] == ("3 line(s) hold the word: 1 listed; 1 uses of no definition "
+                                 "the map knows node.py:8; 1 definitions/imports/exports/"
+                                 "__all__ node.py:2"), calls
+        assert "unresolved" not in calls, calls
+    finally:
+        ws.close()
+
+
+def test_subtypes_of_a_name_answer_its_classes_not_its_type_aliases(tmp_path: Path) -> None:
+    # konva (run 16): `class Shape` and two `type Shape = …` aliases: the answer repeated an
+    # empty section for each alias
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "Shape.ts").write_text("export class Shape {}\n"
+                                           "export class Rect extends Shape {}\n")
+    (root / "src" / "types.ts").write_text('import { Shape as S } from "./Shape";\n'
+                                           "export type Shape = S;\n")
+    (root / "src" / "more.ts").write_text("export type Shape = number;\n")
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        sub = call(ws, "nav_type_hierarchy", {"symbol": "Shape", "direction": "subtypes"})
+        assert sub["data"]["types"] == ["src/Shape.ts#Rect 2"], sub
+        alias = call(ws, "nav_type_hierarchy", {"symbol": "Shape", "file": "src/more.ts",
+                                                "direction": "subtypes"})
+        assert alias["data"]["types"] == [], alias  # asked for by place: answered
     finally:
         ws.close()
