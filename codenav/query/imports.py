@@ -33,6 +33,14 @@ def names_module(key: str | None, path: str) -> bool:
     if base.startswith("P:"):  # a path, as written (`./core/index.js`)
         written = without_extension(base[2:])
         return written in own or written.removesuffix("/index") in own
+    if base.startswith("I:") and "/" in base:  # a path through an alias (tsconfig `paths`:
+        written = base[2:]  # `@/container/Base/index`) or into a package (`pkg/sub`)
+        if written.startswith(("@/", "~/", "#")):
+            written = written.split("/", 1)[1] if "/" in written else written
+        tail = without_extension(written).removesuffix("/index")
+        # (one segment — `@/index` — could be any folder's index: not told from the text)
+        return "/" in tail and any(candidate == tail or candidate.endswith("/" + tail)
+                                   for candidate in own)
     if base.startswith("I:"):  # a dotted module (`requests.utils`), from any source root
         dotted = base[2:].replace(".", "/")
         return any(candidate == dotted or candidate.endswith("/" + dotted) for candidate in own)

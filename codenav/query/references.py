@@ -242,7 +242,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     name = next(iter(nodes)).name
     targets = [other.id for node in nodes for other in declarations_of(reader, node)] + \
         [ctor for node in nodes for ctor in constructors(reader, node)]
-    elsewhere = 0
+    elsewhere: set[tuple[str, int]] = set()  # lines of uses that are another's
     unresolved: list[NameUse] = []
     outside, owners = Outside(reader), Counter[str]()
     outside_at: set[tuple[str, int]] = set()
@@ -253,18 +253,18 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
             continue
         if classes and hit.qualifier is None and hit.scope_id not in classes and \
                 hit.kind in ("call", "name"):
-            elsewhere += 1  # `set(…)`: no method is called by its bare name here
+            elsewhere.add((hit.path, hit.line))  # `set(…)`: no method's bare name here
             outside_at.add((hit.path, hit.line))
             continue
         owner = outside(hit.key) if hit.target_id is None and not hit.guessed else None
         if owner is not None:  # `d.get(k)` on a dict: a member of a type outside the map
             owners[owner] += 1
             outside_at.add((hit.path, hit.line))
-            elsewhere += 1
+            elsewhere.add((hit.path, hit.line))
         elif hit.target_id is None or hit.guessed:  # a guess for another one tells nothing
             unresolved.append(hit)
         else:
-            elsewhere += 1
+            elsewhere.add((hit.path, hit.line))
     shown: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
     for hit in unresolved:
         shown[hit.path].setdefault(hit.line, (hit.line, hit.col, hit.kind, hit.scope_id,
@@ -275,7 +275,8 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
         if count <= MAX_UNRESOLVED else ()
     by_receiver = _by_receiver(unresolved) \
         if MAX_UNRESOLVED < count <= MAX_UNRESOLVED_LINES else ()
-    return OtherUses(name, count, elsewhere, kind, rows,
+    unresolved_at = {(path, line) for path, by_line in shown.items() for line in by_line}
+    return OtherUses(name, count, len(elsewhere - unresolved_at), kind, rows,
                      tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at),
                      by_receiver)
 
@@ -468,7 +469,8 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
         if key and key[:2] in ("P:", "I:") and not names_module(key, module.path) and \
                 _module_found(reader, key):
             head = key[2:].split("|", 1)[0]
-            elsewhere.setdefault(path, head.replace("::", ".") if key.startswith("I:")
+            dotted = key.startswith("I:") and "/" not in head  # `importlib.util`
+            elsewhere.setdefault(path, head.replace("::", ".") if dotted
                                  else head.split("::", 1)[0])
         elif not key or not names_module(key, module.path):
             by_file[path].setdefault(line, (line, col, "import", scope, stem, None))

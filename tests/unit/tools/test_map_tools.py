@@ -457,3 +457,35 @@ def test_subtypes_of_a_name_answer_its_classes_not_its_type_aliases(tmp_path: Pa
         assert alias["data"]["types"] == [], alias  # asked for by place: answered
     finally:
         ws.close()
+
+
+def test_importers_through_a_tsconfig_alias_are_listed(tmp_path: Path) -> None:
+    # js-sdsl (run 17): `import X from '@/container/Base/index'` (tsconfig paths `@/*` ->
+    # `src/*`) was "another module named 'Base'", and the answer said it was complete
+    root = tmp_path / "repo"
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./src/*"]}}}',
+        "src/container/Base/index.ts": "export default class Container {}\n",
+        "src/container/Vector.ts": 'import Container from "./Base";\n'
+                                   "export class Vector extends Container {}\n",
+        "src/container/Base/Iter.ts": 'import Container from "@/container/Base/index";\n'
+                                      "export const c = new Container();\n",
+        "src/other/Base.ts": "export const other = 1;\n",
+        "src/index.ts": 'export { default as Container } from "@/container/Base";\n'
+                        'export { Vector } from "@/container/Vector";\n',
+        "test/a.ts": 'import { Vector } from "@/index";\nnew Vector();\n',
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        found = call(ws, "map_neighbors", {"id": "ts:src/container/Base/index.ts",
+                                           "edgeKinds": ["imports"], "direction": "in"})
+        paths = sorted(row.split(" ")[0] for row in found["data"]["neighbors"])
+        # (test/a.ts imports the root index, which re-exports: not an importer of it)
+        assert paths == ["src/container/Base/Iter.ts", "src/container/Vector.ts",
+                         "src/index.ts"], found
+    finally:
+        ws.close()
