@@ -673,9 +673,13 @@ class Linker:
             names = names[1:]
         elif kind == "V":
             code, _, variable = rest.partition(":")
-            if names and names[-1] in _BUILTIN_MEMBERS.get(self._family_of_code(code), ()):
-                return None  # `offlineQueue.push(…)`: an array's, likely — not DelayQueue's
             node = self._named_like(variable, code)
+            if node is not None and names and \
+                    names[-1] in _BUILTIN_MEMBERS.get(self._family_of_code(code), ()) and \
+                    variable.strip("_$").lower() != (self.qname(node) or "").rpartition(".")[
+                        2].lower():
+                return None  # `offlineQueue.push(…)`: an array's, likely — not DelayQueue's
+                # (`delayQueue.push(…)` names the class itself: guessed still)
         elif kind == "A":  # A:<lang>: of that language family only
             candidates = self._without_stubs(self.members_named(names[0])) if names else []
             if rest:

@@ -447,6 +447,7 @@ class LspPool:
                     if slot.state == "ready":  # another project loading (tsserver): until
                         slot.state = "warming"  # it is, answers would leave its files out
                         slot.ready.clear()
+                        self._loop.call_later(WARM_LIMIT, self._loaded_anyway, slot, client)
                 elif kind == "end" and str(token) in slot.loading_tokens:
                     slot.loading_tokens.discard(str(token))
                     if not slot.loading_tokens:
@@ -497,8 +498,13 @@ class LspPool:
             text = _read(self.root, path)
             client.open_document(absolute, text, language_id(slot.family, code, path))
             slot.documents[path] = signature
-            while len(slot.documents) > MAX_OPEN_DOCUMENTS:
-                oldest, _ = slot.documents.popitem(last=False)
+            pinned = {warm for _, warm in slot.warm_paths}  # a project's one open file: closed,
+            for oldest in list(slot.documents):  # tsserver drops that project
+                if len(slot.documents) <= MAX_OPEN_DOCUMENTS:
+                    break
+                if oldest in pinned:
+                    continue
+                del slot.documents[oldest]
                 with contextlib.suppress(Exception):
                     client.close_document(self.root / oldest)
         else:

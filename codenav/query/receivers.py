@@ -44,16 +44,18 @@ class Outside:
     def __init__(self, reader: MapReader) -> None:
         self.reader = reader
         self._known: dict[str, str | None] = {}
+        self._modules: dict[str, bool] = {}  # module -> whether it may be the map's
 
     def __call__(self, key: str | None) -> str | None:
         if not key:
             return None
         if key not in self._known:
-            self._known[key] = outside_type(self.reader, key)
+            self._known[key] = outside_type(self.reader, key, self._modules)
         return self._known[key]
 
 
-def outside_type(reader: MapReader, key: str) -> str | None:
+def outside_type(reader: MapReader, key: str,
+                 modules: dict[str, bool] | None = None) -> str | None:
     """The type outside the map (``dict``, ``Map``, ``TypedDict``) whose member the use keyed
     ``key`` is, None when the map cannot tell (the use stays unresolved)."""
     first = key.split("|", 1)[0].split("^", 1)[0]
@@ -67,7 +69,8 @@ def outside_type(reader: MapReader, key: str) -> str | None:
     elif head[:2] in ("P:", "I:"):  # a module's name, then its members
         node = reader.linked(f"{head}::{steps[0]}")
         if node is None and head.startswith("I:"):
-            return _of_outside_module(reader, head[2:], steps, rest)
+            return _of_outside_module(reader, head[2:], steps, rest,
+                                      {} if modules is None else modules)
         steps = steps[1:]
     else:
         return None
@@ -87,22 +90,28 @@ def outside_type(reader: MapReader, key: str) -> str | None:
     return _inherited_from_outside(reader, container, member)
 
 
-def _of_outside_module(reader: MapReader, module: str, steps: list[str], rest: str
-                       ) -> str | None:
+def _of_outside_module(reader: MapReader, module: str, steps: list[str], rest: str,
+                       modules: dict[str, bool]) -> str | None:
     """What a use keyed as a member of a module the map does not hold belongs to: that module's
     ``asyncio.StreamWriter`` for ``w.write()`` on ``w: asyncio.StreamWriter`` — None when a
     call's value may be in the chain (``copy.deepcopy(x).m`` is x's; a local made by
     ``copy.deepcopy(x)`` is keyed ``copy.deepcopy.m``: only a class, capitalised, makes its
     own), when the module may be the map's, or when a class of the map derives from the type
     (``t: BaseTransport`` may be one of ours)."""
-    if "()" in rest or not steps or reader.module_known(module):
-        return None
+    if "()" in rest or not steps or module.startswith(_ALIASES):
+        return None  # (`~/store`, `#lib/x`, `@/app`: a bundler's or tsconfig's alias)
     *owner, _member_name = steps
     if owner and not owner[-1][:1].isupper():
         return None  # `copy.deepcopy.msg`: what calling `deepcopy` made (a local's value)
-    if owner and reader.derived_from(owner[-1]):
+    if module not in modules:
+        modules[module] = reader.module_known(module)
+    if modules[module] or (owner and reader.derived_from(owner[-1])):
         return None
     return ".".join([module, *owner])
+
+
+# How path aliases start (a module so written may be any of the map's).
+_ALIASES = ("~", "#", "@/", ".")
 
 
 def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> str | None:

@@ -158,8 +158,12 @@ def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilte
                       reader.uses_per_file(members, calls_of, declaration, False,
                                            EXPANDING).items()
                       if files(path)})
-    for path, rows in declared.items():
-        counts[path] += len(rows)
+    if declared:  # a declaration on a line with a use is one row (`static make(): Foo`)
+        used = {(hit.path, hit.line) for hit in reader.uses_in(
+            members, calls_of, sorted(declared), declaration, False, EXPANDING)}
+        for path, rows in declared.items():
+            counts[path] += len({row[0] for row in rows} - {line for at, line in used
+                                                             if at == path})
     return _MapSide(counts, declared, members, calls_of)
 
 
@@ -196,6 +200,7 @@ def map_references(reader: MapReader, lines: Lines, fresh: Freshness, node: Node
 # those (a common name: `get`), it counts them, and a fileFilter lists those of a folder.
 MAX_UNRESOLVED = 12
 MAX_UNRESOLVED_LINES = 600
+MAX_UNRESOLVED_IMPORTS = 40  # files (and lines in each) of imports the map cannot find
 
 # Unresolved uses of one file by receiver as written, with their lines (`set.add`, (13, 14)).
 ReceiverLines = tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]
@@ -364,7 +369,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             else:
                 category = _unlisted_kind(place, refs, ours, kind, unresolved, outside)
                 if category == "no use":
-                    category = _no_use(hit.code, word)
+                    category = _no_use(hit.code, word, hit.path)
                 buckets[category].append(place)
     order = ("unresolved", "unattributed", "later", f"not {kind}", "other", "declared",
              "comment", "string", "no use")
@@ -406,17 +411,23 @@ def _unlisted_kind(place: tuple[str, int], refs: list[tuple[str, int | None]], o
     return "no use"
 
 
-_COMMENT_START = ("#", "//", "/*", "*", "--", "<!--")
+# Languages whose line comments start with `#` (and not `//`); the others' are C's.
+_HASH_COMMENTS = (".py", ".pyi", ".rb", ".sh", ".pl", ".r", ".R")
+_BOTH_COMMENTS = (".php",)
 
 
-def _no_use(code: str, word: str) -> str:
+def _no_use(code: str, word: str, path: str = "") -> str:
     """What a line holding the word but no use of it is, as far as its text tells: a
-    ``comment`` (it starts as one, or the word follows a comment's start), a ``string``
-    (every occurrence is between quotes), else ``no use`` (a local or keyword name, a
-    docstring's line)."""
-    if code.lstrip().startswith(_COMMENT_START):
-        return "comment"
-    found = [_context(code[: match.start()]) for match in
+    ``comment`` (it starts as one in its language, or the word follows a comment's start),
+    a ``string`` (every occurrence is between quotes), else ``no use`` (a local or keyword
+    name, a docstring's line)."""
+    hashes = path.endswith(_HASH_COMMENTS + _BOTH_COMMENTS)
+    slashes = not path.endswith(_HASH_COMMENTS)
+    line = code.lstrip()
+    if (hashes and line.startswith("#")) or (slashes and (
+            line.startswith(("//", "/*", "*/")) or line == "*" or line.startswith("* "))):
+        return "comment"  # (`*p = 1` and Python's `*rest, last = xs` are code)
+    found = [_context(code[: match.start()], hashes, slashes) for match in
              re.finditer(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code)]
     if found and all(where == "comment" for where in found):
         return "comment"
@@ -425,9 +436,10 @@ def _no_use(code: str, word: str) -> str:
     return "no use"
 
 
-def _context(before: str) -> str:
+def _context(before: str, hashes: bool = True, slashes: bool = True) -> str:
     """Where text that follows ``before`` on its line is: in a ``string`` literal, a
-    ``comment`` (after ``#`` or ``//`` outside strings), or ``code``."""
+    ``comment`` (after ``#`` or ``//`` outside strings, as the language writes them), or
+    ``code``."""
     quote = None
     escaped = False
     for i, char in enumerate(before):
@@ -439,8 +451,8 @@ def _context(before: str) -> str:
             quote = char
         elif char == quote:
             quote = None
-        elif quote is None and ((char == "#" and (i == 0 or before[i - 1].isspace()))
-                                or before.startswith("//", i)):  # (not `this.#x`)
+        elif quote is None and ((hashes and char == "#" and (i == 0 or before[i - 1].isspace()))
+                                or (slashes and before.startswith("//", i))):
             return "comment"
     return "string" if quote is not None else "code"
 
@@ -474,8 +486,8 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
                                  else head.split("::", 1)[0])
         elif not key or not names_module(key, module.path):
             by_file[path].setdefault(line, (line, col, "import", scope, stem, None))
-    rows = _rows(reader, lines, [(path, list(found.values())[:MAX_UNRESOLVED])
-                                 for path, found in by_file.items()][:MAX_UNRESOLVED])
+    rows = _rows(reader, lines, [(path, list(found.values())[:MAX_UNRESOLVED_IMPORTS])
+                                 for path, found in by_file.items()][:MAX_UNRESOLVED_IMPORTS])
     return OtherUses(stem, len(by_file), len(elsewhere), "import", rows,
                      tuple(f"{path} ({other})" for path, other in sorted(elsewhere.items())))
 
@@ -597,12 +609,26 @@ def _only_mapped(row: _Row) -> _Row:
     return (*row[:5], row[5] or MAP_ONLY)
 
 
-def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilter
-                  ) -> set[tuple[str, int]]:
-    """(path, line) of the server's references a merged answer lists (``merged_references``
-    with ``declaration`` false), on any page."""
-    return {(path, line) for path, rows in _server_rows(reader, places, files, False)[0].items()
-            for line, _ in rows}
+def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilter,
+                  all_of_them: bool) -> set[tuple[str, int]]:
+    """(path, line) of the server's references an answer lists, on any page: every one
+    (``all_of_them``: the server's answer alone, or with the declarations), else without
+    Python's ``__all__`` strings (``merged_references``)."""
+    listed: set[tuple[str, int]] = set()
+    stats: dict[str, int | None] = {}
+    for where in places:
+        if where.external or not files(where.path):
+            continue
+        if not all_of_them and where.path.endswith((".py", ".pyi")):
+            if where.path not in stats:
+                stat = reader.file(where.path)
+                stats[where.path] = stat.id if stat is not None else None
+            file_id = stats[where.path]
+            hit = reader.ref_at(file_id, where.line, where.col) if file_id is not None else None
+            if hit is not None and hit[1] == "export":
+                continue
+        listed.add((where.path, where.line))
+    return listed
 
 
 def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter,

@@ -65,8 +65,10 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -
         searched += 1
         for number, text in enumerate(file_lines(root, path), 1):
             scanned += len(text) + 1
+            if needle not in text:
+                continue
             found = pattern.search(text) if pattern is not None else None
-            if needle not in text or (pattern is not None and found is None):
+            if pattern is not None and found is None:
                 continue
             total += 1
             if len(hits) < MAX_HITS:

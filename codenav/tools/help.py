@@ -11,7 +11,7 @@ from typing import Any
 from codenav.tools.base import ToolSpec
 from codenav.tools.registry import SHARED_ARGUMENTS, TOOLS, input_schema
 
-__all__ = ["argument_lines", "argument_rows", "takes_target", "tool_help", "tool_list"]
+__all__ = ["argument_rows", "takes_target", "tool_help", "tool_list"]
 
 _TARGET = ("id", "file", "line", "col", "symbol")
 
@@ -67,7 +67,7 @@ def _own_arguments(tool: ToolSpec) -> str:
 
 def argument_rows(tool: ToolSpec) -> list[tuple[str, str, str]]:
     """``(name, "type[, required | , default X]", meaning)`` for every argument, in the order
-    the tool list shows them (the target ones first); ``argument_lines`` and docs/tools.md
+    the tool list shows them (the target ones first); ``tool_help`` and docs/tools.md
     are made from it."""
     schema = tool.params.model_json_schema()
     required = set(schema.get("required", []))
@@ -89,18 +89,6 @@ def takes_target(tool: ToolSpec) -> bool:
     """Whether the tool is pointed at a symbol by id, position or name."""
     properties = tool.params.model_json_schema().get("properties", {})
     return all(name in properties for name in _TARGET)
-
-
-def argument_lines(tool: ToolSpec) -> list[str]:
-    """``name  type[, default]  meaning`` for every argument, the target ones first."""
-    rows = argument_rows(tool)
-    width = max(len(name) for name, _, _ in rows)
-    kinds = max(len(kind) for _, kind, _ in rows)
-    lines = [f"  {name:<{width}}  {kind:<{kinds}}  {meaning}".rstrip()
-             for name, kind, meaning in rows]
-    if takes_target(tool):
-        lines.insert(0, "  (give exactly one of: id | file + line (+ col) | symbol (+ file))")
-    return lines
 
 
 def _shared_line(tool: ToolSpec) -> str | None:

@@ -23,6 +23,7 @@ from codenav.query.hierarchy import (
 )
 from codenav.query.live import PoolCall, Target, ask_at
 from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden, without_stubs
+from codenav.query.receivers import TYPE_KINDS
 from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
@@ -196,7 +197,7 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
 
 
 # The kinds a type hierarchy is about (a type alias or a variable named like a class is not).
-_HIERARCHY_KINDS = frozenset({"class", "interface", "struct", "trait", "record", "enum"})
+_HIERARCHY_KINDS = TYPE_KINDS - {"type", "union"}
 
 
 def _types_only(located: Located) -> Located:

@@ -151,7 +151,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     if node is not None:
         warnings += overridden_warning(node, overridden(reader, node))
         if node.kind != "module":
-            answered = server_listed(reader, found, files)
+            answered = server_listed(reader, found, files, params.source == "lsp" or
+                                     params.includeDeclaration)
             others = other_uses(reader, Lines(ws.root), [node], files, answered)
             extra.update(unlisted(others))
             rows = {(found_refs.path, ref.line) for found_refs in page.shown
@@ -298,10 +299,36 @@ def _declared_apart(node: Node | None, hover: str) -> str | None:
     if node is None or node.kind not in CALLABLE_KINDS or not node.signature:
         return None
     written = one_line(node.signature)
-    start = written.find("(")
-    params = written[start:] if start >= 0 else written
     squeezed = re.sub(r"\s+", "", hover)
-    return None if re.sub(r"\s+", "", params) in squeezed else written
+    shown = all(re.sub(r"\s+", "", param) in squeezed for param in _parameters(written)
+                if param.strip() not in ("self", "cls", "this"))
+    return None if shown else written
+
+
+def _parameters(signature: str) -> list[str]:
+    """The parameters of a one-line signature as written, split at its top-level commas
+    (`a: dict[str, int] = {}` is one)."""
+    start = signature.find("(")
+    if start < 0:
+        return []
+    opened: list[str] = []
+    current, out = "", []
+    for char in signature[start + 1:]:
+        if char in "([{<":
+            opened.append(char)
+        elif char == ")" and not opened:
+            break
+        elif opened and _CLOSES.get(char) == opened[-1]:  # (`=>`'s `>` closes nothing)
+            opened.pop()
+        if char == "," and not opened:
+            out.append(current)
+            current = ""
+        else:
+            current += char
+    return [param for param in (*out, current) if param.strip()]
+
+
+_CLOSES = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 NAV_DEFINITION = ToolSpec(

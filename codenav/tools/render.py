@@ -284,8 +284,8 @@ def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
-    word = (f"the word or a name it is imported as ({', '.join(check.aliases)})"
-            if check.aliases else "the word")
+    names = ", ".join(check.aliases[:5]) + (" …" if len(check.aliases) > 5 else "")
+    word = f"the word or a name it is imported as ({names})" if check.aliases else "the word"
     if not check.categories and not check.partial:
         return f"all {lines} line(s) holding {word} are listed"
     parts = [f"{lines} line(s) hold {word}: {check.listed} listed"]

@@ -2,7 +2,12 @@
 ; tree-sitter-language-pack 0.13.0's `javascript` grammar. Capture names: grammars/README.md.
 
 (class_declaration name: (identifier) @name.definition.class) @definition.class
-(class name: (identifier) @name.definition.class) @definition.class
+; a named class expression no variable names (`this.Command = class CustomScriptCommand
+; extends Command {…}`, an argument, a returned class); `const X = class X {}` is the
+; variable's (its name is seen only inside the class)
+(assignment_expression right: (class name: (identifier) @name.definition.class) @definition.class)
+(arguments (class name: (identifier) @name.definition.class) @definition.class)
+(return_statement (class name: (identifier) @name.definition.class) @definition.class)
 
 (class_body
   (field_definition

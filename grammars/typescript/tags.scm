@@ -6,8 +6,12 @@
 
 (class_declaration name: (type_identifier) @name.definition.class) @definition.class
 (abstract_class_declaration name: (type_identifier) @name.definition.class) @definition.class
-; a named class expression (`this.Command = class CustomScriptCommand extends Command {…}`)
-(class name: (type_identifier) @name.definition.class) @definition.class
+; a named class expression no variable names (`this.Command = class CustomScriptCommand
+; extends Command {…}`, an argument, a returned class); `const X = class X {}` is the
+; variable's (its name is seen only inside the class)
+(assignment_expression right: (class name: (type_identifier) @name.definition.class) @definition.class)
+(arguments (class name: (type_identifier) @name.definition.class) @definition.class)
+(return_statement (class name: (type_identifier) @name.definition.class) @definition.class)
 (interface_declaration name: (type_identifier) @name.definition.interface) @definition.interface
 (type_alias_declaration name: (type_identifier) @name.definition.type) @definition.type
 (enum_declaration name: (identifier) @name.definition.enum) @definition.enum

@@ -547,7 +547,9 @@ def test_a_hover_keeps_the_parameters_as_written(tmp_path: Path) -> None:
         "pkg/__init__.py": "",
         "pkg/group.py": ("def _group(tlist, cls, valid_prev=lambda t: True, recurse=True):\n"
                          "    return tlist\n\n\n"
-                         "def typed(x: int, y: str = 'a') -> int:\n    return x\n"),
+                         "def typed(x: int, y: str = 'a') -> int:\n    return x\n\n\n"
+                         "class Session:\n    def request(self, method: str, url: str) -> str:\n"
+                         "        return url\n"),
     })
     index_tree(root)
     ws = Workspace(root, lsp="auto")
@@ -560,5 +562,8 @@ def test_a_hover_keeps_the_parameters_as_written(tmp_path: Path) -> None:
             "def _group(tlist, cls, valid_prev=lambda t: True, recurse=True)", hover
         plain = call(ws, "nav_hover", {"symbol": "typed"})
         assert plain["data"]["source"] == "lsp" and "declared" not in plain["data"], plain
+        # (a method's `self: Self@Session` is no parameter written otherwise)
+        method = call(ws, "nav_hover", {"symbol": "Session.request"})
+        assert method["data"]["source"] == "lsp" and "declared" not in method["data"], method
     finally:
         ws.close()

@@ -253,3 +253,26 @@ def test_a_timeout_says_when_the_server_writes_noise_on_stdout(script: Script) -
                                        timeout=1.0))
     finally:
         pool.close()
+
+
+def test_the_files_opened_to_load_projects_stay_open(script: Script,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # review: the warm-up files were the oldest open documents, so the first to be closed;
+    # tsserver then drops the project that only they kept loaded (the tests' references)
+    import codenav.lsp.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "MAX_OPEN_DOCUMENTS", 3)
+    for name in ("b.py", "c.py", "d.py", "e.py", "f.py"):
+        (script.root / name).write_text("y = 2\n")
+    table = script.family(requests={"textDocument/definition": {"result": []}})
+    pool = LspPool(script.root, table=table)
+    try:
+        pool.ensure("py", "a.py", ["b.py"])
+        for name in ("c.py", "d.py", "e.py", "f.py"):
+            pool.run_sync(pool.request("py", name, T.TEXT_DOCUMENT_DEFINITION, definition))
+        closed = [json.loads(line)["params"]["textDocument"]["uri"]
+                  for line in script.record.read_text().splitlines()
+                  if '"textDocument/didClose"' in line]
+        assert closed and not any(uri.endswith(("/a.py", "/b.py")) for uri in closed), closed
+    finally:
+        pool.close()

@@ -866,7 +866,8 @@ def test_a_bare_name_is_no_call_of_a_method() -> None:
 
 def test_a_variable_named_like_a_class_does_not_guess_a_builtin_member() -> None:
     # ioredis (run 15): `this.offlineQueue.push(…)` was guessed to be DelayQueue.push (a
-    # variable named like the class); `push` is an array's
+    # variable named like the class); `push` is an array's — unless the variable is named
+    # the class itself
     check('''
     //- queue.ts
     export class DelayQueue {
@@ -877,8 +878,10 @@ def test_a_variable_named_like_a_class_does_not_guess_a_builtin_member() -> None
     export function use(offlineQueue, delayQueue) {
       offlineQueue.push(1);
       delayQueue.run(2);
+      delayQueue.push(3);
     }
     ''', references, '''
+    queue.ts:9:14 call use [name]
     ''')
 
 
@@ -934,3 +937,19 @@ def test_the_text_check_tells_comments_and_strings_from_local_names() -> None:
     string 1: log.py:9
     no use 1: log.py:10
     ''')
+
+
+def test_a_comment_is_told_by_the_languages_own_markers() -> None:
+    # review: `n = total // count` (Python), `#if defined(count)` (C), `--count;` and a
+    # JavaScript private field `#count` were all "comments"
+    from codenav.query.references import _no_use
+
+    cases = [("n = total // count", "a.py", "no use"), ("*count, last = xs", "a.py", "no use"),
+             ("#if defined(count)", "a.c", "no use"), ("#count = 0;", "a.ts", "no use"),
+             ("--count;", "a.c", "no use"), ("*count = 1;", "a.c", "no use"),
+             ("// count", "a.ts", "comment"), ("# count", "a.py", "comment"),
+             ("* @param count", "a.ts", "comment"), ("x = 1  # count", "a.py", "comment"),
+             ("x = 1; // count", "a.go", "comment"), ('print("count")', "a.py", "string"),
+             ("x = 'a' # count", "a.rb", "comment")]
+    assert [_no_use(code, "count", path) for code, path, _ in cases] == \
+        [want for _, _, want in cases]

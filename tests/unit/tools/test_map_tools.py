@@ -489,3 +489,24 @@ def test_importers_through_a_tsconfig_alias_are_listed(tmp_path: Path) -> None:
                          "src/index.ts"], found
     finally:
         ws.close()
+
+
+def test_a_declaration_on_a_line_with_a_use_is_one_row_and_one_in_the_total(
+        tmp_path: Path) -> None:
+    # review: `static make(): Foo` declares make and uses Foo on one line; with the
+    # declarations listed, the total counted that line twice and the answer said a row was
+    # dropped to fit the budget (its next page was empty)
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "foo.ts").write_text("export class Foo {\n  static make(): Foo {\n"
+                                 "    return new Foo();\n  }\n}\n")
+    (root / "use.ts").write_text('import { Foo } from "./foo";\n'
+                                 "export const f: Foo = Foo.make();\n")
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "Foo", "includeDeclaration": True})
+        listed = sum(len(rows) for rows in refs["data"]["references"].values())
+        assert refs["data"]["total"] == listed and "dropped" not in refs, refs
+    finally:
+        ws.close()
