@@ -463,11 +463,13 @@ class MapReader:
 
     def names_bound(self, targets: Sequence[int], name: str) -> list[tuple[str, str]]:
         """(path, name) of the imports and re-exports binding one of ``targets`` under a name
-        other than ``name`` (``import Debug from "./debug"`` of ``genDebugFunction``)."""
+        other than ``name`` (``import Debug from "./debug"`` of ``genDebugFunction``; not
+        ``default``, the slot ``export { default as X }`` names)."""
         return [(str(path), str(bound)) for path, bound in self.conn.execute(
             "SELECT DISTINCT f.path, r.name FROM refs r JOIN files f ON f.id = r.file_id "
             "WHERE r.target_id IN (SELECT value FROM json_each(?)) "
-            "AND r.kind IN ('import', 'export') AND r.name != ? ORDER BY f.path, r.name",
+            "AND r.kind IN ('import', 'export') AND r.name != ? AND r.name != 'default' "
+            "ORDER BY f.path, r.name",
             (json.dumps(list(targets)), name))]
 
     def derived_from(self, name: str) -> bool:

@@ -399,14 +399,17 @@ def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path:
             "lib/a.ts": 'import Debug from "./debug";\n\n// Debug helpers\n'
                         'export const debug = Debug("a");\n',
             "test/t.ts": 'import debug from "../lib/debug";\n\ndebug("x");\n'
-                         'describe("debug", () => {});\n'}.items():
+                         'describe("debug", () => {});\n',
+            # (`default` is the export's slot, no name: its lines are not searched for it)
+            "lib/index.ts": 'export { default as gen } from "./debug";\n'
+                            'export { default as other } from "./a";\n'}.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     index_tree(root)
     ws = Workspace(root)
     try:
         refs = call(ws, "nav_references", {"symbol": "genDebugFunction"})["data"]
-        assert refs["total"] == 4, refs
+        assert refs["total"] == 5, refs
         assert refs["text"] == (
             "7 line(s) hold the word or a name it is imported as (Debug, debug): 4 listed; "
             "1 definitions/imports/exports/__all__ lib/debug.ts:1; "
