@@ -68,6 +68,7 @@ LONG_DEADLINE = 30.0  # references, hierarchies, rename
 CRASH_LIMIT = 3
 CRASH_WINDOW = 180.0
 START_TIMEOUT = 60.0  # spawn + initialize
+PROJECT_GRACE = 2.0  # seconds without a project loading before a server of many is ready
 WARM_LIMIT = 120.0  # a server that never signals it is loaded counts as loaded after this
 MAX_OPEN_DOCUMENTS = 64
 METHOD_NOT_FOUND = -32601
@@ -450,7 +451,11 @@ class LspPool:
                         self._loop.call_later(WARM_LIMIT, self._loaded_anyway, slot, client)
                 elif kind == "end" and str(token) in slot.loading_tokens:
                     slot.loading_tokens.discard(str(token))
-                    if not slot.loading_tokens:
+                    if not slot.loading_tokens and len(slot.warm_paths) > 1:
+                        # other projects' files were opened: their loads start a moment
+                        # after the first ends; ready once none has begun for a while
+                        self._loop.call_later(PROJECT_GRACE, self._settled, slot)
+                    elif not slot.loading_tokens:
                         self._loaded(slot)
             client.on_notification(T.PROGRESS, on_progress)
 
@@ -458,6 +463,10 @@ class LspPool:
         if slot.state == "warming":
             slot.state = "ready"
         slot.ready.set()
+
+    def _settled(self, slot: _Slot) -> None:
+        if not slot.loading_tokens:
+            self._loaded(slot)
 
     def _loaded_anyway(self, slot: _Slot, client: LspClient) -> None:
         if slot.client is client:

@@ -5,6 +5,7 @@ one of its names through another module that re-exports it (``from pkg import x`
 
 from __future__ import annotations
 
+from codenav.index.languages import by_extension
 from codenav.store.read import ImportSite, MapReader, Node
 
 __all__ = ["MODULE_EXTENSIONS", "import_statements", "importers", "names_module",
@@ -82,8 +83,16 @@ def import_statements(reader: MapReader, module: Node) -> list[ImportSite]:
     keyed = [s for s in reader.imports_keyed(_written_against(module.path))
              if s.key and s.key[:2] in ("P:", "I:")]
     written = [s for s in members + wildcards + keyed if names_module(s.key, module.path)]
+    own = _family(module.path)
     for site in sorted([*direct, *written], key=lambda s: (s.path, s.line, s.col)):
-        if site.path != module.path and (site.path, site.line) not in seen:
+        if site.path != module.path and (site.path, site.line) not in seen and \
+                _family(site.path) == own:  # (a C# `using` of a namespace is no TS import)
             seen.add((site.path, site.line))
             out.append(site)
     return out
+
+
+def _family(path: str) -> str:
+    """A file's language family by its name (TypeScript, TSX and JavaScript are one)."""
+    lang = by_extension(path)
+    return (lang.modules or lang.code) if lang is not None else ""

@@ -513,3 +513,24 @@ def test_a_declaration_on_a_line_with_a_use_is_one_row_and_one_in_the_total(
         assert refs["data"]["total"] == listed and "dropped" not in refs, refs
     finally:
         ws.close()
+
+
+def test_importers_of_a_module_are_files_of_its_language(tmp_path: Path) -> None:
+    # bullmq (run 18): 35 C# files of its dotnet/ port (`using System;`: a namespace, a
+    # wildcard the map cannot read a module from) were listed among a TS module's importers
+    root = tmp_path / "repo"
+    for path, text in {"src/queue-keys.ts": "export class QueueKeys {}\n",
+                       "src/queue.ts": 'import { QueueKeys } from "./queue-keys";\n'
+                                       "export const k = new QueueKeys();\n",
+                       "dotnet/Queue.cs": "using System;\nnamespace B { class Q {} }\n"}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        found = call(ws, "map_neighbors", {"id": "ts:src/queue-keys.ts",
+                                           "edgeKinds": ["imports"], "direction": "in"})
+        assert [row.split(" ")[0] for row in found["data"]["neighbors"]] == \
+            ["src/queue.ts"], found
+    finally:
+        ws.close()
