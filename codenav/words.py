@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["name_words"]
+__all__ = ["name_words", "word_pattern"]
 
 _SEPARATORS = re.compile(r"[\W_]+", re.UNICODE)
 _ASCII_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -40,3 +40,9 @@ def name_words(name: str) -> list[str]:
             if lowered not in seen:
                 seen.append(lowered)
     return seen
+
+
+def word_pattern(name: str) -> re.Pattern[str]:
+    """``name`` as a whole identifier: not inside a longer one (``$`` counts as a letter of
+    JavaScript's names)."""
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")

@@ -471,11 +471,10 @@ class Workspace:
         except MapNotBuilt:
             return
         for code in languages:
-            central = reader.central_file(code)
-            configs = pool.project_files(code)
-            others = one_file_per_project(self.root, reader.files_by_mass(code), configs,
-                                          central) if configs else []
-            pool.ensure(code, central, others)
+            configs = pool.project_files(code)  # (files by centrality only when needed)
+            ranked = reader.files_by_mass(code) if configs else []
+            central = ranked[0] if ranked else reader.central_file(code)
+            pool.ensure(code, central, one_file_per_project(self.root, ranked, configs, central))
 
     def close(self, grace: float = 3.0) -> None:
         """Stop the watcher, a first build and the language servers (``grace`` seconds for

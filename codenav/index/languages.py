@@ -19,8 +19,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["Language", "Queries", "by_code", "by_extension", "grammars_dir", "language_of",
-           "languages", "queries", "split_patterns"]
+__all__ = ["Language", "Queries", "by_code", "by_extension", "family", "grammars_dir",
+           "language_of", "languages", "queries", "split_patterns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +195,13 @@ def language_of(path: str, data: bytes) -> Language | None:
 def by_code(code: str) -> Language | None:
     """The language with this short code (``py``), or None."""
     return next((lang for lang in languages() if lang.code == code), None)
+
+
+def family(code: str) -> str:
+    """The language family of a language code — its module system (TypeScript, TSX and
+    JavaScript are one), else the code itself."""
+    lang = by_code(code)
+    return (lang.modules or lang.code) if lang is not None else code
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from itertools import islice
 from pathlib import Path
 
 from codenav.index.binder import TAG
-from codenav.index.languages import by_code
+from codenav.index.languages import by_code, family
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
 from codenav.model import CALLABLE_KINDS
@@ -525,12 +525,7 @@ class Linker:
 
     def _family_of(self, node: int) -> str:
         """The module system of the language of ``node``'s file (else that language)."""
-        return self._family_of_code(self._lang_of(node))
-
-    @staticmethod
-    def _family_of_code(code: str) -> str:
-        lang = by_code(code)
-        return (lang.modules or lang.code) if lang is not None else code
+        return family(self._lang_of(node))
 
     def _lang_of(self, node: int) -> str:
         """The language code of the file holding ``node``."""
@@ -675,7 +670,7 @@ class Linker:
             code, _, variable = rest.partition(":")
             node = self._named_like(variable, code)
             if node is not None and names and \
-                    names[-1] in _BUILTIN_MEMBERS.get(self._family_of_code(code), ()) and \
+                    names[-1] in _BUILTIN_MEMBERS.get(family(code), ()) and \
                     variable.strip("_$").lower() != (self.qname(node) or "").rpartition(".")[
                         2].lower():
                 return None  # `offlineQueue.push(…)`: an array's, likely — not DelayQueue's
@@ -683,9 +678,9 @@ class Linker:
         elif kind == "A":  # A:<lang>: of that language family only
             candidates = self._without_stubs(self.members_named(names[0])) if names else []
             if rest:
-                family = self._family_of_code(rest)
-                candidates = [c for c in candidates if self._family_of(c) == family]
-                if names and names[0] in _BUILTIN_MEMBERS.get(family, ()):
+                own = family(rest)
+                candidates = [c for c in candidates if self._family_of(c) == own]
+                if names and names[0] in _BUILTIN_MEMBERS.get(own, ()):
                     candidates = []  # `f.read()`, `d.get(k)`: a built-in type's, likely
             node = self._family_root(candidates, names[0]) if names else None
             names = names[1:]

@@ -171,7 +171,7 @@ class LspPool:
             if path is not None and not slot.warm_paths:
                 slot.warm_paths = [(code, one) for one in (path, *others)]
             self._loop.call_soon_threadsafe(self._ensure_started, slot)
-            self._loop.call_soon_threadsafe(self._open_warm_path, slot)
+            self._loop.call_soon_threadsafe(self._open_warm_paths, slot)
 
     def project_files(self, code: str) -> tuple[str, ...]:
         """The files that make a project of the server for ``code`` (``ServerSpec``)."""
@@ -414,9 +414,9 @@ class LspPool:
         self._listen_for_loaded(slot, client)
         self._loop.create_task(self._watch(slot, client))
         self._loop.call_later(WARM_LIMIT, self._loaded_anyway, slot, client)
-        self._open_warm_path(slot)
+        self._open_warm_paths(slot)
 
-    def _open_warm_path(self, slot: _Slot) -> None:
+    def _open_warm_paths(self, slot: _Slot) -> None:
         """Open the slot's warm-up files in a server still loading with nothing open yet."""
         client = slot.client
         if client is None or slot.state != "warming" or not slot.warm_paths or \

@@ -13,7 +13,7 @@ from codenav.index.languages import by_code
 from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS
 from codenav.query.live import Target
-from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes
+from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes, merged_folded
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
@@ -76,14 +76,11 @@ class TypeEntry:
 
 
 def merged_declarations(types: list[TypeEntry]) -> list[TypeEntry]:
-    """``types`` with TypeScript's merged declarations as one: an ``interface X`` beside a
-    ``class X`` of the same file and level (yup declares each schema class twice) is the
-    class's own declaration, not a second subtype."""
-    classes = {(entry.related.path, entry.related.name, entry.level) for entry in types
-               if entry.related.kind == "class"}
-    return [entry for entry in types
-            if not (entry.related.kind == "interface" and
-                    (entry.related.path, entry.related.name, entry.level) in classes)]
+    """``types`` with TypeScript's merged declarations as one (``merged_folded``): an
+    ``interface X`` beside a ``class X`` of the same file and level is the class's own
+    declaration, not a second subtype."""
+    return merged_folded(types, lambda entry: (entry.related.kind, (
+        entry.related.path, entry.related.name, entry.level)))
 
 
 def root_node(located: Located) -> Node:

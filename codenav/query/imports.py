@@ -5,7 +5,7 @@ one of its names through another module that re-exports it (``from pkg import x`
 
 from __future__ import annotations
 
-from codenav.index.languages import by_extension
+from codenav.index.languages import by_extension, family
 from codenav.store.read import ImportSite, MapReader, Node
 
 __all__ = ["MODULE_EXTENSIONS", "import_statements", "importers", "names_module",
@@ -95,4 +95,4 @@ def import_statements(reader: MapReader, module: Node) -> list[ImportSite]:
 def _family(path: str) -> str:
     """A file's language family by its name (TypeScript, TSX and JavaScript are one)."""
     lang = by_extension(path)
-    return (lang.modules or lang.code) if lang is not None else ""
+    return family(lang.code) if lang is not None else ""

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from codenav.errors import (
     BadArgs,
@@ -20,7 +22,7 @@ from codenav.errors import (
 from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
-from codenav.index.languages import by_code, by_extension, language_of
+from codenav.index.languages import by_code, by_extension, family, language_of
 from codenav.index.overloads import parameter_types
 from codenav.model import CALLABLE_KINDS
 from codenav.paths import relative_path, require_nameable, require_relative
@@ -46,6 +48,7 @@ __all__ = [
     "find_node",
     "locate",
     "mapped_file",
+    "merged_folded",
     "overloads_of",
     "overridden",
     "parse_node_id",
@@ -53,6 +56,8 @@ __all__ = [
     "scope_names",
     "without_stubs",
 ]
+
+T = TypeVar("T")
 
 GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
 MAP_ONLY = "map"  # a row's mark: the map's alone, a language server answered without it
@@ -254,11 +259,19 @@ def _stubs_folded(matches: list[Node]) -> list[Node]:
     return [n for n in matches if not (n.path.endswith(".pyi") and n.qname in coded)]
 
 
+def merged_folded(items: Iterable[T], kind_at: Callable[[T], tuple[str, Hashable]]) -> list[T]:
+    """``items`` without an ``interface X`` that a ``class X`` shares its place with
+    (``kind_at``: an item's kind and place — its file and name, and whatever else must
+    match): TypeScript merges the two into one symbol (yup declares each schema class
+    twice), the class's."""
+    listed = list(items)
+    classes = {place for kind, place in map(kind_at, listed) if kind == "class"}
+    return [item for item in listed
+            if not ((found := kind_at(item))[0] == "interface" and found[1] in classes)]
+
+
 def _merged_folded(matches: list[Node]) -> list[Node]:
-    """``matches`` without an ``interface X`` declared in the same file as a ``class X``:
-    TypeScript merges the two into one symbol (yup declares each schema class twice)."""
-    classes = {(n.path, n.qname) for n in matches if n.kind == "class"}
-    return [n for n in matches if not (n.kind == "interface" and (n.path, n.qname) in classes)]
+    return merged_folded(matches, lambda n: (n.kind, (n.path, n.qname)))
 
 
 def _qualified_as(node: Node, text: str) -> bool:
@@ -349,12 +362,6 @@ def _nearby(reader: MapReader, file_id: int, line: int) -> str:
 
 
 # ---------------------------------------------------------------------- shared lookups
-
-def family(code: str) -> str:
-    """The language family of a language code (TypeScript, TSX and JavaScript are one)."""
-    lang = by_code(code)
-    return (lang.modules or lang.code) if lang is not None else code
-
 
 def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     """Every declaration of one symbol: its namesakes in its scope (a property and its

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from codenav.store.read import MapReader, Node
+from codenav.words import word_pattern
 
 __all__ = ["Outside", "outside_type"]
 
@@ -160,14 +161,14 @@ def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] 
     """The type a declaration's text gives its name (``x: Final[dict[str, int]] = {}`` ->
     ``dict``, ``x = new Map<K, V>()`` -> ``Map``) and every name the type's text holds (any of
     which, a type of the map, makes it no outside type), None when it gives none plainly."""
-    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
+    found = word_pattern(name).search(signature)
     if found is None:
         return None
     tail = signature[found.end():].lstrip("?!")
     annotation, eq, value = tail.partition("=")
     annotation = annotation.strip()
     if annotation.startswith(":"):
-        words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(annotation[1:])]
+        words = _NAME.findall(annotation[1:])  # (each a name, no dots: `ns.X` is ns, X)
         for word in words:
             if word in _UNTYPED:
                 return None
@@ -186,7 +187,7 @@ def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] 
             return "dict", []
     made = re.match(r"(new\s+)?([A-Za-z_$][\w$.]*)\s*(?:<([^()]*)>)?\s*\(", value)
     if made and (made.group(1) or made.group(2) in _MADE):
-        words = [str(word).rsplit(".", 1)[-1] for word in _NAME.findall(made.group(3) or "")]
+        words = _NAME.findall(made.group(3) or "")
         made_name = str(made.group(2)).rsplit(".", 1)[-1]
         return made_name, [made_name, *words]  # (`new ns.X()`: X may be the map's)
     return None

@@ -40,6 +40,7 @@ from codenav.query.receivers import TYPE_KINDS, Outside
 from codenav.query.source import Lines
 from codenav.query.text import TextPage
 from codenav.store.read import MapReader, NameUse, Node
+from codenav.words import word_pattern
 
 __all__ = [
     "GUESSED",
@@ -52,6 +53,7 @@ __all__ = [
     "Reference",
     "ReferencePage",
     "TextCheck",
+    "definitions_of",
     "family_langs",
     "map_references",
     "merged_references",
@@ -114,6 +116,10 @@ class ReferencePage:
     def count(self) -> int:
         """References on this page."""
         return sum(len(f.refs) for f in self.shown)
+
+    def places(self) -> set[tuple[str, int]]:
+        """(path, line) of the references on this page."""
+        return {(f.path, ref.line) for f in self.shown for ref in f.refs}
 
 
 def _page(counts: Mapping[str, int], offset: int, room: int) -> list[tuple[str, int, int]]:
@@ -237,6 +243,13 @@ def family_langs(node: Node) -> list[str]:
     return [lang.code for lang in languages() if family(lang.code) == own]
 
 
+def definitions_of(reader: MapReader, nodes: Collection[Node]) -> list[int]:
+    """The ids a use of one of ``nodes`` links to: every declaration of each (a property's
+    setter, an overload) and the constructors a class's calls reach."""
+    return [other.id for node in nodes for other in declarations_of(reader, node)] + \
+        [ctor for node in nodes for ctor in constructors(reader, node)]
+
+
 def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: FileFilter,
                listed: Collection[tuple[str, int]] = (), kind: str | None = None
                ) -> OtherUses:
@@ -245,8 +258,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     agent would run, from the map's rows (no comments or strings), the unresolved ones
     listed."""
     name = next(iter(nodes)).name
-    targets = [other.id for node in nodes for other in declarations_of(reader, node)] + \
-        [ctor for node in nodes for ctor in constructors(reader, node)]
+    targets = definitions_of(reader, nodes)
     elsewhere: set[tuple[str, int]] = set()  # lines of uses that are another's
     unresolved: list[NameUse] = []
     outside, owners = Outside(reader), Counter[str]()
@@ -346,8 +358,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     listed by the answer, unresolved, or why not a use of the nodes (of ``kind``);
     ``outside``: lines of uses ``other_uses`` decided are another's."""
     name = next(iter(nodes)).name
-    ours = {other.id for node in nodes for other in declarations_of(reader, node)} | \
-        {ctor for node in nodes for ctor in constructors(reader, node)}
+    ours = set(definitions_of(reader, nodes))
     listed, unresolved, outside = set(listed), set(unresolved), set(outside)
     buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
@@ -428,7 +439,7 @@ def _no_use(code: str, word: str, path: str = "") -> str:
             line.startswith(("//", "/*", "*/")) or line == "*" or line.startswith("* "))):
         return "comment"  # (`*p = 1` and Python's `*rest, last = xs` are code)
     found = [_context(code[: match.start()], hashes, slashes) for match in
-             re.finditer(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code)]
+             word_pattern(word).finditer(code)]
     if found and all(where == "comment" for where in found):
         return "comment"
     if found and all(where in ("string", "comment") for where in found):
@@ -619,16 +630,22 @@ def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilte
     for where in places:
         if where.external or not files(where.path):
             continue
-        if not all_of_them and where.path.endswith((".py", ".pyi")):
+        if not all_of_them and _all_entry(where.path, "export"):  # (a Python file)
             if where.path not in stats:
                 stat = reader.file(where.path)
                 stats[where.path] = stat.id if stat is not None else None
             file_id = stats[where.path]
             hit = reader.ref_at(file_id, where.line, where.col) if file_id is not None else None
-            if hit is not None and hit[1] == "export":
+            if hit is not None and _all_entry(where.path, hit[1]):
                 continue
         listed.add((where.path, where.line))
     return listed
+
+
+def _all_entry(path: str, kind: str) -> bool:
+    """Whether a use of that kind in that file is a Python ``__all__`` entry (an export in
+    Python is nothing else): a name listed in a string, no use of it in code."""
+    return kind == "export" and path.endswith((".py", ".pyi"))
 
 
 def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter,
@@ -655,7 +672,7 @@ def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
             around = reader.enclosing(stat.id, where.line)
             scope = around.id if around is not None else None
         kind = hit[1] if hit else "reference"
-        if not declaration and kind == "export" and where.path.endswith((".py", ".pyi")):
+        if not declaration and _all_entry(where.path, kind):
             continue
         by_file[where.path][(where.line, where.col)] = (
             where.line, where.col, kind, scope, hit[0] if hit else "", None)

@@ -5,7 +5,6 @@ of mappable size); the search stops at a bound of bytes and time, and says so.""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from pathlib import Path
 from codenav.query.locate import FileFilter
 from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
+from codenav.words import word_pattern
 
 __all__ = ["TextHit", "TextPage", "text_files", "text_search"]
 
@@ -55,7 +55,7 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -
     """Lines containing ``needle`` (with ``word``, as a whole identifier: not inside a longer
     name) in ``paths`` (``text_files``), in path then line order: no map access, so that it
     can run off the event loop."""
-    pattern = re.compile(rf"(?<![\w$]){re.escape(needle)}(?![\w$])") if word else None
+    pattern = word_pattern(needle) if word else None
     hits: list[TextHit] = []
     total = searched = scanned = 0
     started = time.monotonic()

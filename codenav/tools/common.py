@@ -12,8 +12,14 @@ from typing import Literal
 import anyio
 from pydantic import Field, model_validator
 
-from codenav.query.locate import FileFilter, Located, declarations_of, locate
-from codenav.query.references import OtherUses, TextCheck, family_langs, text_check
+from codenav.query.locate import FileFilter, Located, locate
+from codenav.query.references import (
+    OtherUses,
+    TextCheck,
+    definitions_of,
+    family_langs,
+    text_check,
+)
 from codenav.query.text import TextPage, text_files, text_search
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
@@ -77,7 +83,7 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     are read off the event loop."""
     name = nodes[0].name
     paths = text_files(reader, files, langs=family_langs(nodes[0]))
-    targets = [other.id for node in nodes for other in declarations_of(reader, node)]
+    targets = definitions_of(reader, nodes)
     aliases: dict[str, list[str]] = {}  # a name files import it under -> those files
     searched = set(paths)
     for path, alias in reader.names_bound(targets, name)[:MAX_ALIAS_FILES]:

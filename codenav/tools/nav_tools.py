@@ -155,10 +155,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
                                      params.includeDeclaration)
             others = other_uses(reader, Lines(ws.root), [node], files, answered)
             extra.update(unlisted(others))
-            rows = {(found_refs.path, ref.line) for found_refs in page.shown
-                    for ref in found_refs.refs}
             extra["text"] = text_line(await checked_text(
-                ws, reader, [node], files, rows | answered, others))
+                ws, reader, [node], files, page.places() | answered, others))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -231,10 +229,8 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
     nodes = [candidate.node for candidate in located.each() if candidate.node is not None]
     others = other_uses(reader, lines, nodes, files)  # of every one of them
     data.update(unlisted(others))
-    rows = {(refs.path, ref.line) for section in pages for refs in section.shown
-            for ref in refs.refs}
-    data["text"] = text_line(await checked_text(ws, reader, nodes, files, rows,
-                                                others))
+    shown = {place for section in pages for place in section.places()}
+    data["text"] = text_line(await checked_text(ws, reader, nodes, files, shown, others))
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)

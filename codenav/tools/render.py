@@ -284,8 +284,8 @@ def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
-    names = ", ".join(check.aliases[:5]) + (" …" if len(check.aliases) > 5 else "")
-    word = f"the word or a name it is imported as ({names})" if check.aliases else "the word"
+    word = (f"the word or a name it is imported as ({_first(check.aliases, 5)})"
+            if check.aliases else "the word")
     if not check.categories and not check.partial:
         return f"all {lines} line(s) holding {word} are listed"
     parts = [f"{lines} line(s) hold {word}: {check.listed} listed"]
@@ -298,6 +298,11 @@ def text_line(check: TextCheck) -> str:
         parts.append(f"{count} {label}{where}")
     more = " (the search stopped at its bound)" if check.partial else ""
     return "; ".join(parts) + more
+
+
+def _first(names: Sequence[str], count: int) -> str:
+    """The first ``count`` of ``names``, a `` …`` when there are more."""
+    return ", ".join(names[:count]) + (" …" if len(names) > count else "")
 
 
 def _places(places: Sequence[tuple[str, int]], count: int) -> str:
@@ -326,16 +331,15 @@ def _unlisted_line(others: OtherUses) -> str:
     if others.kind == "import":
         if not unresolved and not elsewhere:
             return f"none: every import of a module named {name!r} in code is here"
-        shown = ", ".join(others.outside[:5]) + (" …" if len(others.outside) > 5 else "")
-        other = (f"{elsewhere} file(s) import another module named {name!r}: {shown}"
+        other = (f"{elsewhere} file(s) import another module named {name!r}: "
+                 f"{_first(others.outside, 5)}"
                  if elsewhere else "")
         if not unresolved:
             return f"none unresolved; {other}"
         return (f"{unresolved} file(s) import a {name!r} the map cannot find ({where})"
                 + (f"; {other}" if other else ""))
     use = "call" if others.kind == "call" else "use"
-    more = " …" if len(others.outside) > 3 else ""
-    owners = f" ({', '.join(others.outside[:3])}{more})" if others.outside else ""
+    owners = f" ({_first(others.outside, 3)})" if others.outside else ""
     if not unresolved and not elsewhere:
         return f"none: every {use} of {name!r} in code is here"
     if not unresolved:

@@ -35,6 +35,7 @@ from typing import Literal, NamedTuple
 from codenav.index.languages import by_code
 from codenav.model import CALLABLE_KINDS
 from codenav.store.read import Node
+from codenav.words import word_pattern
 
 __all__ = [
     "INDENT",
@@ -103,7 +104,7 @@ def bare_signature(signature: str, name: str) -> str:
     An arrow function assigned to a name keeps what is between ``=`` and ``=>``
     (``const f = async (x) =>`` → ``async (x)``). A signature whose head is not words then
     the name is left whole."""
-    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
+    found = word_pattern(name).search(signature)
     if found is None or not _HEAD.fullmatch(signature[: found.start()]):
         return signature
     kept = [word for word in signature[: found.start()].split() if word not in _KEYWORDS]

@@ -47,7 +47,7 @@ from pathlib import Path
 import pytest
 
 from codenav.index.pipeline import index_tree
-from tests.conftest import FIXTURES, check_golden, indexed_repo, render_links
+from tests.conftest import FIXTURES, check_golden, indexed_repo, render_links, write_tree
 
 # The sample repositories whose links are a golden; shop's files carry no assertions (their
 # lines are named by the tools' golden and by many other tests).
@@ -590,9 +590,7 @@ def test_workspace_crates_use_each_other_by_name(tmp_path: Path) -> None:
                            "    help();\n    crate::util::help();\n}\n",
         "app/src/util.rs": "pub fn help() {}\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    write_tree(root, files)
     index_tree(root)
     links = render_links(root)
     assert "app/src/main.rs:2:22 Money (import) -> rs:core-lib/src/money.rs#Money" in links
@@ -629,9 +627,7 @@ def test_go_types_satisfy_interfaces_by_their_methods(tmp_path: Path) -> None:
         "other/square.go": "package other\n\ntype Square struct{}\n\n"
                            "func (q Square) Area() float64 { return 1 }\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    write_tree(root, files)
     index_tree(root)
     ws = Workspace(root)
     try:

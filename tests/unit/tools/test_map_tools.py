@@ -17,7 +17,7 @@ from codenav.index.pipeline import index_tree
 from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
-from tests.conftest import FIXTURES, check_golden
+from tests.conftest import FIXTURES, check_golden, write_tree
 
 SHOP = FIXTURES / "repos" / "shop"
 
@@ -366,11 +366,9 @@ def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path
     # ioredis (run 15): `fileFilter: "!examples/"` was taken as a folder named "!examples",
     # answered nothing and said nothing was left out
     root = tmp_path / "repo"
-    for path, text in {"src/core.py": "def helper():\n    return 1\n",
-                       "src/use.py": "from src.core import helper\n\nhelper()\n",
-                       "examples/demo.py": "from src.core import helper\n\nhelper()\n"}.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    write_tree(root, {"src/core.py": "def helper():\n    return 1\n",
+                      "src/use.py": "from src.core import helper\n\nhelper()\n",
+                      "examples/demo.py": "from src.core import helper\n\nhelper()\n"})
     index_tree(root)
     ws = Workspace(root)
     try:
@@ -393,18 +391,16 @@ def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path:
     # imported under those names); the check searched 'genDebugFunction' alone ("0 listed")
     # and the agent grepped both names to trust the 29 rows
     root = tmp_path / "repo"
-    for path, text in {
-            "lib/debug.ts": "export default function genDebugFunction(name: string) {\n"
-                            "  return name;\n}\n",
-            "lib/a.ts": 'import Debug from "./debug";\n\n// Debug helpers\n'
-                        'export const debug = Debug("a");\n',
-            "test/t.ts": 'import debug from "../lib/debug";\n\ndebug("x");\n'
-                         'describe("debug", () => {});\n',
-            # (`default` is the export's slot, no name: its lines are not searched for it)
-            "lib/index.ts": 'export { default as gen } from "./debug";\n'
-                            'export { default as other } from "./a";\n'}.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    write_tree(root, {
+        "lib/debug.ts": "export default function genDebugFunction(name: string) {\n"
+                        "  return name;\n}\n",
+        "lib/a.ts": 'import Debug from "./debug";\n\n// Debug helpers\n'
+                    'export const debug = Debug("a");\n',
+        "test/t.ts": 'import debug from "../lib/debug";\n\ndebug("x");\n'
+                     'describe("debug", () => {});\n',
+        # (`default` is the export's slot, no name: its lines are not searched for it)
+        "lib/index.ts": 'export { default as gen } from "./debug";\n'
+                        'export { default as other } from "./a";\n'})
     index_tree(root)
     ws = Workspace(root)
     try:
@@ -478,9 +474,7 @@ def test_importers_through_a_tsconfig_alias_are_listed(tmp_path: Path) -> None:
                         'export { Vector } from "@/container/Vector";\n',
         "test/a.ts": 'import { Vector } from "@/index";\nnew Vector();\n',
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    write_tree(root, files)
     index_tree(root)
     ws = Workspace(root)
     try:
@@ -519,12 +513,10 @@ def test_importers_of_a_module_are_files_of_its_language(tmp_path: Path) -> None
     # bullmq (run 18): 35 C# files of its dotnet/ port (`using System;`: a namespace, a
     # wildcard the map cannot read a module from) were listed among a TS module's importers
     root = tmp_path / "repo"
-    for path, text in {"src/queue-keys.ts": "export class QueueKeys {}\n",
-                       "src/queue.ts": 'import { QueueKeys } from "./queue-keys";\n'
-                                       "export const k = new QueueKeys();\n",
-                       "dotnet/Queue.cs": "using System;\nnamespace B { class Q {} }\n"}.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    write_tree(root, {"src/queue-keys.ts": "export class QueueKeys {}\n",
+                      "src/queue.ts": 'import { QueueKeys } from "./queue-keys";\n'
+                                      "export const k = new QueueKeys();\n",
+                      "dotnet/Queue.cs": "using System;\nnamespace B { class Q {} }\n"})
     index_tree(root)
     ws = Workspace(root)
     try:
