@@ -26,7 +26,8 @@ from codenav.index.recover import problems, recover
 from codenav.model import CALLABLE_KINDS, Definition, Import, Problem, RefRow, node_id
 from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
 
-__all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at"]
+__all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at",
+           "parse_tree"]
 
 # Bounds per file (notes/RELIABILITY-AND-PERF.md P1). A file's whole extraction — every parse
 # (error recovery included), queries, binding and reference collection — shares one budget;
@@ -350,17 +351,25 @@ def extract(lang: Language, data: bytes, path: str = "",
     return out
 
 
+def parse_tree(lang: Language, data: bytes, seconds: float = PARSE_DEADLINE_S) -> Any:
+    """``data``'s tree, parsed within ``seconds`` (else ParseTimeout) by a parser of its own:
+    a query's thread never shares one with the indexer's."""
+    from tree_sitter import Parser
+
+    return _Deadlined(Parser(queries(lang).parser.language), seconds).parse(data)
+
+
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
-    """The identifier covering 1-based (line, UTF-16 col), and the column it starts at."""
-    parser = _Deadlined(queries(lang).parser, PARSE_DEADLINE_S)
+    """The identifier covering 1-based (line, UTF-16 col), and the column it starts at: a
+    name of any kind the grammar has (a property's, a field's, a type's)."""
     data = lone_cr_as_lf(data)
     index = LineIndex(data)
     offset = index.offset(line, col)
     try:
-        node = parser.parse(data).root_node.descendant_for_byte_range(offset, offset)
+        node = parse_tree(lang, data).root_node.descendant_for_byte_range(offset, offset)
     except ParseTimeout:
         return None
-    if node is None or node.type not in lang.identifiers:
+    if node is None or not (node.type in lang.identifiers or node.type.endswith("identifier")):
         return None
     row, byte_col = node.start_point
     return _text(node, data), index.col(row, byte_col)

@@ -23,6 +23,7 @@ from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_code, by_extension, family, language_of
+from codenav.index.literals import literal_at, names_on_line
 from codenav.index.overloads import parameter_types
 from codenav.model import CALLABLE_KINDS
 from codenav.paths import relative_path, require_nameable, require_relative
@@ -311,7 +312,7 @@ def _by_position(ws: Workspace, reader: MapReader, raw: str, line: int, col: int
         if word is not None:  # an identifier the map does not keep: a local name
             return Located(None, word[0], path, line, word[1])
         raise SymbolNotFound(
-            f"no identifier at {path}:{line}:{col}",
+            _no_identifier(ws, path, line, col),
             hint=_nearby(reader, known.id, line) or "map_outline lists the file's symbols.")
     name, _kind, start, target, key = hit
     target_node = reader.node_by_id(target) if target is not None else None
@@ -350,6 +351,29 @@ def _first_symbol_col(ws: Workspace, path: str, line: int) -> int:
                        r"type|enum|trait|impl)\s+(?=[^\W\d])", text[line - 1])
     index = keyword.end() if keyword else found.start()
     return len(text[line - 1][:index].encode("utf-16-le")) // 2 + 1
+
+
+_MAX_NAMES = 8
+
+
+def _no_identifier(ws: Workspace, path: str, line: int, col: int) -> str:
+    """Why (line, col) names nothing: it is in a comment or a string (and which lines that
+    spans: a line of a commented-out block reads as code), or where the line's names are."""
+    at = f"no identifier at {path}:{line}:{col}"
+    data = read_source(ws.root, path, MAX_FILE_BYTES)
+    lang = language_of(path, data) if data is not None else None
+    if data is None or lang is None:
+        return at
+    literal = literal_at(lang, data, line, col)
+    if literal is not None:
+        what, first, last = literal
+        return f"{at}: it is inside a {what} (" + (
+            f"line {first})" if first == last else f"lines {first}-{last})")
+    names = [f"{start} {name}" for start, name in names_on_line(lang, data, line)]
+    if not names:
+        return f"{at} (no name in code on that line)"
+    more = ", …" if len(names) > _MAX_NAMES else ""
+    return f"{at}; names on that line start at col " + ", ".join(names[:_MAX_NAMES]) + more
 
 
 def _nearby(reader: MapReader, file_id: int, line: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import by_code, languages
@@ -38,7 +38,7 @@ from codenav.query.locate import (
 )
 from codenav.query.receivers import TYPE_KINDS, Outside
 from codenav.query.source import Lines
-from codenav.query.text import TextPage
+from codenav.query.text import TextHit, TextPage
 from codenav.store.read import MapReader, NameUse, Node
 from codenav.words import word_pattern
 
@@ -326,6 +326,9 @@ def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
                  for path, receivers in files.items())
 
 
+# Where a word is on lines of a file (``LiteralLines``): "comment", "string" or "code".
+WordPlaces = Callable[[str, str, Collection[int]], Mapping[int, str]]
+
 # The places a text check names per category (beyond them, it counts).
 MAX_PLACES = 20
 
@@ -352,16 +355,20 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                listed: Collection[tuple[str, int]],
                unresolved: Collection[tuple[str, int]], kind: str | None = None,
                outside: Collection[tuple[str, int]] = (),
-               aliases: Sequence[tuple[str, TextPage]] = ()) -> TextCheck:
+               aliases: Sequence[tuple[str, TextPage]] = (),
+               places: WordPlaces | None = None) -> TextCheck:
     """Account for every line of ``found`` (``text_search`` of the nodes' name as a word)
     and of ``aliases`` (the names files import them under, searched in those files):
     listed by the answer, unresolved, or why not a use of the nodes (of ``kind``);
-    ``outside``: lines of uses ``other_uses`` decided are another's."""
+    ``outside``: lines of uses ``other_uses`` decided are another's; ``places`` tells, from
+    a file's parse, whether a line naming no definition has the word in a comment, a string
+    or code (else the line's own text tells, as far as it can)."""
     name = next(iter(nodes)).name
     ours = set(definitions_of(reader, nodes))
     listed, unresolved, outside = set(listed), set(unresolved), set(outside)
     buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
+    unused: dict[tuple[str, str], list[TextHit]] = defaultdict(list)  # by file and word
     shown = beyond = 0
     partial = False
     for word, page in ((name, found), *aliases):
@@ -380,8 +387,18 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             else:
                 category = _unlisted_kind(place, refs, ours, kind, unresolved, outside)
                 if category == "no use":
-                    category = _no_use(hit.code, word, hit.path)
-                buckets[category].append(place)
+                    unused[(hit.path, word)].append(hit)
+                else:
+                    buckets[category].append(place)
+    for (path, word), hits in unused.items():
+        parsed = places(path, word, [hit.line for hit in hits]) if places else {}
+        for hit in hits:
+            where = parsed.get(hit.line)
+            category = _no_use(hit.code, word, hit.path) if where is None else \
+                "no use" if where == "code" else where
+            buckets[category].append((hit.path, hit.line))
+    for bucket in buckets.values():
+        bucket.sort()
     order = ("unresolved", "unattributed", "later", f"not {kind}", "other", "declared",
              "comment", "string", "no use")
     categories = tuple((category, len(buckets[category]),

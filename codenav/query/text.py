@@ -5,17 +5,22 @@ of mappable size); the search stops at a bound of bytes and time, and says so.""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from codenav.files import read_source
+from codenav.index.discover import MAX_FILE_BYTES
+from codenav.index.languages import language_of
+from codenav.index.literals import Place, word_places
 from codenav.query.locate import FileFilter
 from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
 from codenav.words import word_pattern
 
-__all__ = ["TextHit", "TextPage", "text_files", "text_search"]
+__all__ = ["LiteralLines", "TextHit", "TextPage", "literal_hits", "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -75,3 +80,45 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -
                 at = found.start() if found is not None else text.find(needle)
                 hits.append(TextHit(path, number, excerpt(text, at)))
     return TextPage(hits, total, searched, len(paths), searched < len(paths))
+
+
+# The time all files' parses may take for one answer's lines (beyond it, the lines' own
+# text is all that tells a comment).
+MAX_PLACES_S = 1.0
+
+
+class LiteralLines:
+    """Where a word is on lines of the map's files, as each file's parse tells: in comments,
+    strings or code (``word_places``), the parses of one answer bounded in time together."""
+
+    def __init__(self, root: Path, seconds: float = MAX_PLACES_S) -> None:
+        self.root = root
+        self.deadline = time.monotonic() + seconds
+
+    def __call__(self, path: str, word: str | re.Pattern[str],
+                 lines: Collection[int]) -> dict[int, Place]:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return {}
+        data = read_source(self.root, path, MAX_FILE_BYTES)
+        lang = language_of(path, data) if data is not None else None
+        if data is None or lang is None:
+            return {}
+        return word_places(lang, data, word, lines, seconds=left)
+
+
+# The lines of one text answer whose place is looked up (the most a page can show).
+MAX_PLACED = 300
+
+
+def literal_hits(root: Path, hits: list[TextHit], needle: str) -> dict[tuple[str, int], Place]:
+    """Which of ``hits`` (the first MAX_PLACED, lines holding ``needle``) have it only in
+    comments or strings (a line of a ``/* … */`` block, a docstring): the mark a reader needs
+    to tell code from what is not."""
+    by_file: dict[str, list[int]] = {}
+    for hit in hits[:MAX_PLACED]:
+        by_file.setdefault(hit.path, []).append(hit.line)
+    places = LiteralLines(root)
+    pattern = re.compile(re.escape(needle))
+    return {(path, line): place for path, lines in by_file.items()
+            for line, place in places(path, pattern, lines).items() if place != "code"}

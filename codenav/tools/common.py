@@ -20,7 +20,7 @@ from codenav.query.references import (
     family_langs,
     text_check,
 )
-from codenav.query.text import TextPage, text_files, text_search
+from codenav.query.text import LiteralLines, TextPage, text_files, text_search
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
 from codenav.tools.rows import Detail
@@ -96,7 +96,7 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
                  for alias, where in aliases.items()])
     found, pages = await anyio.to_thread.run_sync(search)
     return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at,
-                      pages)
+                      pages, LiteralLines(ws.root))
 
 
 # The files an alias of the name is searched in (each file importing it under another name).

@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
+from codenav.index.literals import Place
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
 from codenav.query.imports import importers
@@ -19,7 +20,7 @@ from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.references import other_imports
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
-from codenav.query.text import text_files, text_search
+from codenav.query.text import TextPage, literal_hits, text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.render import (
@@ -193,11 +194,13 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     if params.text:
         paths = text_files(reader, FileFilter(params.fileFilter), params.lang)
         # up to MAX_SCAN_S of reading files: off the event loop, which serves other calls
-        lines = await anyio.to_thread.run_sync(
-            lambda: text_search(ws.root, paths, params.query))
+        def scan() -> tuple[TextPage, dict[tuple[str, int], Place]]:
+            found = text_search(ws.root, paths, params.query)
+            return found, literal_hits(ws.root, found.hits[params.offset:], params.query)
+        lines, places = await anyio.to_thread.run_sync(scan)
         ctx.fresh.check({hit.path for hit in lines.hits[params.offset:]})
         return text_answer(lines, params.query, params.offset,
-                           Page("map_search", params.continuation(), params.offset))
+                           Page("map_search", params.continuation(), params.offset), places)
     query = params.query.strip()
     room = ctx.room(_RESULT_COST, least=10) + params.offset
     found = search(ws, reader, query, room=room, kinds=asked_kinds(params.kinds),

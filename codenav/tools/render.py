@@ -271,7 +271,7 @@ _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
             "unattributed": "uses of no definition the map knows", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
             "declared": "definitions/imports/exports/__all__", "comment": "comments",
-            "string": "in strings", "no use": "local names/docstrings"}
+            "string": "in strings", "no use": "local names/keys"}
 
 
 # Places a text check names per category: every one up to MAX_PLACES (a "+N more" sends the
@@ -664,11 +664,17 @@ def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh
 
 # ----------------------------------------------------------------------------- text
 
-def text_answer(page: TextPage, query: str, offset: int, next_page: Page) -> Answer:
-    """Lines holding a text, grouped by file as references are: ``"<line> | <code>"``."""
+def text_answer(page: TextPage, query: str, offset: int, next_page: Page,
+                places: Mapping[tuple[str, int], str] | None = None) -> Answer:
+    """Lines holding a text, grouped by file as references are: ``"<line> | <code>"``, and
+    ``"<line> (comment) | <code>"`` where ``places`` says the text is only in a comment (or a
+    string) there."""
+    places = places or {}
     grouped: dict[str, list[str]] = {}
     for hit in page.hits[offset:]:
-        grouped.setdefault(hit.path, []).append(f"{hit.line} | {hit.code}")
+        place = places.get((hit.path, hit.line))
+        mark = f" ({place})" if place else ""
+        grouped.setdefault(hit.path, []).append(f"{hit.line}{mark} | {hit.code}")
     data: dict[str, Any] = {"query": query, "text": True, "total": page.total,
                             "files": page.files, "results": grouped}
     warnings = []

@@ -526,3 +526,38 @@ def test_importers_of_a_module_are_files_of_its_language(tmp_path: Path) -> None
             ["src/queue.ts"], found
     finally:
         ws.close()
+
+
+def test_lines_of_a_commented_out_block_are_said_to_be_comments(tmp_path: Path) -> None:
+    # bullmq (run 18): `return job.isPaused();` inside a /* … */ test was counted under
+    # "local names/docstrings", the text search showed it as code, and a hover there said
+    # "no identifier": 14 calls to learn the line was commented out
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/queue.ts": "export class Queue {\n  isPaused(): boolean {\n    return false;\n"
+                        "  }\n}\n",
+        "test/q.test.ts": 'import { Queue } from "../src/queue";\n'
+                          "const queue = new Queue();\nqueue.isPaused();\n"
+                          "/*\nit('x', () => {\n  return queue.isPaused();\n});\n*/\n"
+                          "it('isPaused', () => {});\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "Queue.isPaused"})["data"]
+        assert refs["text"] == (
+            "4 line(s) hold the word: 1 listed; 1 definitions/imports/exports/__all__ "
+            "src/queue.ts:2; 1 comments test/q.test.ts:6; 1 in strings test/q.test.ts:9"), refs
+        found = call(ws, "map_search", {"query": "queue.isPaused", "text": True})["data"]
+        assert found["results"] == {"test/q.test.ts": [
+            "3 | queue.isPaused();", "6 (comment) | return queue.isPaused();"]}, found
+        hover = call(ws, "nav_hover", {"file": "test/q.test.ts", "line": 6, "col": 5,
+                                       "source": "map"})
+        assert hover["error"]["message"] == (
+            "no identifier at test/q.test.ts:6:5: it is inside a comment (lines 4-8)"), hover
+        spaced = call(ws, "nav_hover", {"file": "test/q.test.ts", "line": 3, "col": 6,
+                                        "source": "map"})
+        assert spaced["error"]["message"] == (
+            "no identifier at test/q.test.ts:3:6; names on that line start at col 1 queue, "
+            "7 isPaused"), spaced
+    finally:
+        ws.close()

@@ -1,0 +1,117 @@
+"""Where a word of a source file is, as its parse tells: in a comment, in a string literal or
+in code. The line-by-line guess (a line starting ``//`` or ``#``) misses a line inside a
+``/* … */`` block, a docstring's middle lines and a multi-line template string; the tree does
+not (bullmq's tests/job.test.ts:1505 ``return job.isPaused();`` is a commented-out test).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any, Literal
+
+from codenav.index.extract import ParseTimeout, parse_tree
+from codenav.index.languages import Language
+from codenav.positions import LineIndex, lone_cr_as_lf
+from codenav.words import word_pattern
+
+__all__ = ["Place", "literal_at", "names_on_line", "word_places"]
+
+Place = Literal["comment", "string", "code"]
+
+# Bounds: a file is parsed within this time, and a word's node is looked at this many levels up
+# (a comment is the leaf itself; a string's text is its leaf or one below it; a name inside a
+# template's ``${…}`` or an f-string's ``{…}`` is two or three below the string).
+_PARSE_S = 1.0
+_LEVELS = 4
+
+
+def _place(node: Any) -> tuple[Place, Any]:
+    """Whether ``node`` (the smallest around a word) is in a comment, a string or code, and
+    the comment or string node it is in (else ``node``)."""
+    for _ in range(_LEVELS):
+        if node is None:
+            break
+        kind = node.type
+        if "interpolation" in kind or "substitution" in kind or kind == "escape_sequence":
+            return "code", node  # `${x}` in a template, `{x}` in an f-string
+        if "comment" in kind:
+            return "comment", node
+        if "string" in kind or kind in ("char_literal", "character_literal", "heredoc_body",
+                                         "template_literal", "raw_string"):
+            return "string", node
+        node = node.parent
+    return "code", node
+
+
+def _root(lang: Language, data: bytes, seconds: float = _PARSE_S) -> Any | None:
+    try:
+        return parse_tree(lang, data, min(seconds, _PARSE_S)).root_node
+    except ParseTimeout:
+        return None
+
+
+def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
+                lines: Collection[int], seconds: float = _PARSE_S) -> dict[int, Place]:
+    """For each 1-based line of ``lines`` that holds ``word`` (a whole name, or what a
+    pattern matches), where it is: ``comment`` (every occurrence in a comment), ``string``
+    (every one in a comment or a string literal, one at least in a string — a docstring is
+    one), else ``code``. Empty when the file cannot be parsed in time (``seconds``, at most a
+    second)."""
+    data = lone_cr_as_lf(data)
+    root = _root(lang, data, seconds)
+    if root is None:
+        return {}
+    index = LineIndex(data)
+    pattern = word_pattern(word) if isinstance(word, str) else word
+    out: dict[int, Place] = {}
+    for line in sorted(set(lines)):
+        start = index.line_start(line - 1)
+        text = index.line_bytes(line - 1).decode("utf-8", "replace")
+        found: set[Place] = set()
+        for match in pattern.finditer(text):
+            begin = start + len(text[: match.start()].encode())
+            end = begin + len(match.group().encode())
+            found.add(_place(root.descendant_for_byte_range(begin, end))[0])
+        if found:
+            out[line] = ("comment" if found == {"comment"} else
+                         "string" if "code" not in found else "code")
+    return out
+
+
+def literal_at(lang: Language, data: bytes, line: int, col: int
+               ) -> tuple[Literal["comment", "string"], int, int] | None:
+    """The comment or string literal covering 1-based (``line``, UTF-16 ``col``), and the
+    lines it spans; None in code (or when the file cannot be parsed in time)."""
+    data = lone_cr_as_lf(data)
+    root = _root(lang, data)
+    if root is None:
+        return None
+    offset = LineIndex(data).offset(line, col)
+    place, node = _place(root.descendant_for_byte_range(offset, offset))
+    if place == "code" or node is None:
+        return None
+    return place, node.start_point[0] + 1, node.end_point[0] + 1
+
+
+_NAME = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
+
+
+def names_on_line(lang: Language, data: bytes, line: int) -> list[tuple[int, str]]:
+    """The names written in code on 1-based ``line`` (no keyword, nothing in a comment or a
+    string), each with the UTF-16 column it starts at."""
+    data = lone_cr_as_lf(data)
+    root = _root(lang, data)
+    if root is None:
+        return []
+    index = LineIndex(data)
+    start = index.line_start(line - 1)
+    text = index.line_bytes(line - 1).decode("utf-8", "replace")
+    out = []
+    for match in _NAME.finditer(text):
+        begin = start + len(text[: match.start()].encode())
+        node = root.descendant_for_byte_range(begin, begin + len(match.group().encode()))
+        if node is not None and (node.type in lang.identifiers or
+                                 node.type.endswith("identifier")):
+            out.append((index.col(line - 1, begin - start), match.group()))
+    return out

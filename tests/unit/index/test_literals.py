@@ -1,0 +1,63 @@
+"""Where a word is, as the parse tells: comments, strings, code."""
+
+from __future__ import annotations
+
+import re
+
+from codenav.index.languages import Language, by_extension
+from codenav.index.literals import literal_at, names_on_line, word_places
+
+
+def _lang(ext: str) -> Language:
+    lang = by_extension(ext)
+    assert lang is not None
+    return lang
+
+
+TS = b"""export function run(job: Job) {
+  /*
+  it('pauses', () => {
+    return job.isPaused();
+  });
+  */
+  const label = `paused: ${job.isPaused()}`;
+  const name = 'isPaused';
+  return job.isPaused(); // isPaused
+}
+"""
+
+PY = b'''def isPaused(q):
+    """Whether it is paused.
+
+    Call isPaused before resume.
+    """
+    msg = f"{isPaused(q)} isPaused"
+    # isPaused again
+    return isPaused
+'''
+
+
+def test_a_line_of_a_block_comment_or_a_docstring_is_no_code() -> None:
+    # bullmq (run 18): tests/job.test.ts:1505 `return job.isPaused();` inside a /* … */ block
+    # was counted as a local name; the agent spent 14 calls finding out why
+    places = word_places(_lang(".ts"), TS, "isPaused", range(1, 11))
+    assert places == {4: "comment", 7: "code", 8: "string", 9: "code"}, places
+    py = word_places(_lang(".py"), PY, "isPaused", range(1, 9))
+    assert py == {1: "code", 4: "string", 6: "code", 7: "comment", 8: "code"}, py
+
+
+def test_a_pattern_is_placed_as_a_word_is() -> None:
+    places = word_places(_lang(".ts"), TS, re.compile(re.escape("job.isPaused(")), [4, 7, 9])
+    assert places == {4: "comment", 7: "code", 9: "code"}, places
+
+
+def test_the_literal_around_a_position_and_its_lines() -> None:
+    lang = _lang(".ts")
+    assert literal_at(lang, TS, 4, 12) == ("comment", 2, 6)
+    assert literal_at(lang, TS, 8, 18) == ("string", 8, 8)
+    assert literal_at(lang, TS, 9, 10) is None
+
+
+def test_the_names_in_code_on_a_line_not_its_keywords() -> None:
+    assert names_on_line(_lang(".ts"), TS, 9) == [(10, "job"), (14, "isPaused")]
+    assert names_on_line(_lang(".ts"), TS, 4) == []  # commented out
