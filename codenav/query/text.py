@@ -108,7 +108,7 @@ class LiteralLines:
 
 
 # The lines of one text answer whose place is looked up (the most a page can show).
-MAX_PLACED = 300
+MAX_PLACED = 150
 
 
 def literal_hits(root: Path, hits: list[TextHit], needle: str) -> dict[tuple[str, int], Place]:

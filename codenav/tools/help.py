@@ -34,6 +34,8 @@ def tool_list() -> str:
         "each there. \"text\" is the grep",
         "  of the name as a word, already run: every line it finds is accounted for (listed, "
         "other definitions', comments …).",
+        "fileFilter? (where a tool has it): a path prefix or glob, \"tests/\", \"src/**/*.py\"; "
+        "\"!tests/\" leaves those files out.",
         "",
     ]
     for tool in TOOLS:

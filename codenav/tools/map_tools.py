@@ -518,7 +518,8 @@ MAP_OVERVIEW = ToolSpec(
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
-    brief="definitions by name or part of one, most used first; text:true greps code",
+    brief="definitions by name or part of one, most used first; text:true: the code lines "
+          "holding query as written (grep -F; lines in comments/strings marked)",
     order=4,
     description="Definitions by name, part of one or Class.member (camelCase/snake_case "
                 "aware, then fuzzy), most used first; or code lines (text).",
