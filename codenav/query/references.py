@@ -153,7 +153,8 @@ def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilte
     """Per-file counts of one definition's references (counted in SQL), the other
     declarations to list with them, and what ``uses_in`` needs to read them."""
     declarations = declarations_of(reader, node)
-    members = [member.id for member in declarations] + constructors(reader, node)
+    members = [member.id for member in declarations] + constructors(reader, node) + \
+        [alias.id for alias in aliases_of(reader, node)]  # (their lines: uses of the node)
     calls_of = constructed(node)
     declared: dict[str, list[_Row]] = defaultdict(list)  # other declarations (a setter …)
     for other in declarations:
@@ -245,9 +246,31 @@ def family_langs(node: Node) -> list[str]:
 
 def definitions_of(reader: MapReader, nodes: Collection[Node]) -> list[int]:
     """The ids a use of one of ``nodes`` links to: every declaration of each (a property's
-    setter, an overload) and the constructors a class's calls reach."""
+    setter, an overload), the constructors a class's calls reach, and the other names it has
+    (``aliases_of``)."""
     return [other.id for node in nodes for other in declarations_of(reader, node)] + \
-        [ctor for node in nodes for ctor in constructors(reader, node)]
+        [ctor for node in nodes for ctor in constructors(reader, node)] + \
+        [alias.id for node in nodes for alias in aliases_of(reader, node)]
+
+
+def aliases_of(reader: MapReader, node: Node) -> list[Node]:
+    """The other names a class or a function has at module level: a variable or constant
+    whose whole value is its name (wtforms' ``length = Length``, ``export const Rect =
+    _Rect``) — a use of one is a use of the other (wtforms' tests call ``length(…)``)."""
+    if node.kind not in TYPE_KINDS and node.kind != "function":
+        return []
+    out = []
+    for alias in reader.assigned_from([node.id]):
+        found = _ALIAS.match(alias.signature)
+        if alias.id != node.id and found and found.group(1, 2) == (alias.name, node.name):
+            out.append(alias)
+    return out
+
+
+# `length = Length`, `export const Rect = _Rect;`, `var x: typeof Y = Y`: a name given the
+# whole value of another.
+_ALIAS = re.compile(r"(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]*)?=\s*"
+                    r"([\w$]+)\s*;?\s*$")
 
 
 def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: FileFilter,

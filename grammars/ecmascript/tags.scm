@@ -203,6 +203,10 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
+; `const self = this`, `var _this = this`: another name of the receiver
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (this) @local.type)
 ; A local holding what a call returns: the type of the function's declared return.
 (variable_declarator
   name: (identifier) @local.definition

@@ -561,3 +561,60 @@ def test_lines_of_a_commented_out_block_are_said_to_be_comments(tmp_path: Path) 
             "7 isPaused"), spaced
     finally:
         ws.close()
+
+
+def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: Path) -> None:
+    # wtforms (run 17's set): `length = Length` in validators.py, and the tests call
+    # `length(…)`; the answer listed the 8 uses written `Length` and said "none: every use
+    # of 'Length' in code is here" (11 of 19 missing)
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "pkg/validators.py": "class Length:\n    pass\n\n\nlength = Length\n"
+                             "size = Length(3)\n",
+        "tests/test_v.py": "from pkg.validators import length, Length\n\n"
+                           "v = length(2)\nw = Length(1)\n",
+        "src/rect.ts": "class _Rect {}\nexport const Rect = _Rect;\n"
+                       "export const made = new _Rect();\n",
+        "src/use.ts": 'import { Rect } from "./rect";\nconst r = new Rect();\n'})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "Length", "source": "map"})["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in refs["references"].items()} == {
+            "pkg/validators.py": ["5", "6"], "tests/test_v.py": ["1", "3", "4"]}, refs
+        assert refs["unlisted"].startswith("none"), refs
+        ts = call(ws, "nav_references", {"symbol": "_Rect", "source": "map"})["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in ts["references"].items()} == {
+            "src/rect.ts": ["2", "3"], "src/use.ts": ["1", "2"]}, ts
+    finally:
+        ws.close()
+
+
+def test_a_receiver_named_self_for_this_or_awaited_from_a_promise_is_typed(tmp_path: Path) -> None:
+    # js-sdsl (run 17): `const self = this; … self.setElement(…)` in OrderedMap's constructor
+    # and bullmq (run 18): `const job = await Job.create(…)` (a `Promise<Job>`) were unknown
+    # receivers, among namesakes on other classes: the agent judged each by reading
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/job.ts": "export class Job {\n"
+                      "  static async create(name: string): Promise<Job> { return new Job(); }\n"
+                      "  updateProgress(n: number): void {}\n"
+                      "  run(): void {\n    const self = this;\n"
+                      "    [1].forEach(function () { self.updateProgress(2); });\n  }\n}\n",
+        "src/backend.ts": "export class Backend {\n  updateProgress(n: number): void {}\n}\n",
+        "test/job.test.ts": 'import { Job } from "../src/job";\n'
+                            "async function t() {\n  const job = await Job.create('x');\n"
+                            "  job.updateProgress(3);\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "Job.updateProgress", "source": "map"})
+        data = refs["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in data["references"].items()} == {
+            "src/job.ts": ["6"], "test/job.test.ts": ["4"]}, data
+        assert data["unlisted"].startswith("none"), data
+    finally:
+        ws.close()
