@@ -110,6 +110,7 @@ class Tier:
     left_out: str
     hint: str
     cuts: Sequence[Cut] = ()
+    noted: bool = True  # False: what it leaves out is said elsewhere in the answer (no note)
 
 
 @dataclass
@@ -201,7 +202,8 @@ def success(answer: Answer, requested: int, warnings: Sequence[str] = ()) -> dic
     for tier in answer.tiers:
         if any(cut.omitted for cut in tier.cuts):
             continue
-        whole = _whole(tier.data, requested, notes, _tier_note(tier, requested))
+        whole = _whole(tier.data, requested, notes,
+                       _tier_note(tier, requested) if tier.noted else None)
         if whole is not None:
             return whole
     last = answer.tiers[-1] if answer.tiers else None

@@ -4,6 +4,7 @@ from the map's resolved edges (calls, inherits), as plain trees and lists."""
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,8 @@ from codenav.store.read import MapReader, Node
 if TYPE_CHECKING:
     from lsprotocol import types as T
 
-__all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "lsp_calls", "lsp_types",
+__all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "calls_only", "lsp_calls",
+           "lsp_types",
            "map_calls", "map_types", "merged_calls", "merged_declarations", "root_node"]
 
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
@@ -152,6 +154,27 @@ def merged_calls(server: list[Call], mapped: list[Call], incoming: bool) -> list
              if (call.other.node is None or call.other.node.id not in nodes)
              and not any(_site_key(site, incoming) in sites for site in call.sites)]
     return [*server, *extra]
+
+
+def calls_only(reader: MapReader, node: Node, server: list[Call]) -> list[Call]:
+    """A server's callers of ``node`` without the sites where the map reads the name as a
+    use that is no call: TypeScript's call hierarchy counts a method handed out as a value
+    (cannon-es's getters ``return this.convexConvex`` were three callers of it). A site the
+    map has no use of the name on is kept (the server's word stands)."""
+    paths = sorted({site.path for call in server for site in call.sites})
+    kinds: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for path, line, kind, _ in reader.name_lines(node.name, paths):
+        kinds[(path, line)].add(kind)
+    out = []
+    for call in server:
+        sites = tuple(site for site in call.sites if not (
+            (found := kinds.get((site.path, site.line))) and not found & _CALLING))
+        if sites or call.more_sites:
+            out.append(call if len(sites) == len(call.sites) else replace(call, sites=sites))
+    return out
+
+
+_CALLING = frozenset({"call", "decorator"})
 
 
 def _site_key(site: Site, incoming: bool) -> tuple[str, int, int]:

@@ -354,6 +354,8 @@ WordPlaces = Callable[[str, str, Collection[int]], Mapping[int, str]]
 
 # The places a text check names per category (beyond them, it counts).
 MAX_PLACES = 20
+# The most lines a text check shows with their code (those neither listed nor unresolved).
+MAX_SHOWN_LINES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +374,9 @@ class TextCheck:
     categories: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]  # name, count, places
     partial: bool
     aliases: tuple[str, ...] = ()  # the names files import it under, searched there too
+    # (path, line, category, code) of every line that is neither listed nor unresolved, when
+    # they are few (MAX_SHOWN_LINES): the lines an agent would open to believe the count
+    shown: tuple[tuple[str, int, str, str], ...] = ()
 
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
@@ -394,6 +399,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     unused: dict[tuple[str, str], list[TextHit]] = defaultdict(list)  # by file and word
     shown = beyond = 0
     partial = False
+    code_at: dict[tuple[str, int], str] = {}
     for word, page in ((name, found), *aliases):
         at = _refs_at(reader, word, {hit.path for hit in page.hits})
         beyond += page.total - len(page.hits)
@@ -403,6 +409,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             if place in seen:
                 continue
             seen.add(place)
+            code_at[place] = hit.code
             refs = at.get(place, [])
             if place in listed or (kind is not None and any(
                     target in ours and ref_kind == kind for ref_kind, target in refs)):
@@ -427,8 +434,16 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     categories = tuple((category, len(buckets[category]),
                         tuple(buckets[category][:MAX_PLACES]))
                        for category in order if buckets.get(category))
-    return TextCheck(name, len(seen) + beyond, shown, categories, partial or beyond > 0,
-                     tuple(alias for alias, _ in aliases))
+    own = {(node.path, node.name_line) for node in nodes}  # (the definition: no news)
+    others = sorted((*place, category) for category, bucket in buckets.items()
+                    if category not in ("unresolved", "later") for place in bucket
+                    if place not in own)
+    partial = partial or beyond > 0
+    lines = tuple((path, line, category, code_at[(path, line)])
+                  for path, line, category in others) \
+        if len(others) <= MAX_SHOWN_LINES and not partial else ()
+    return TextCheck(name, len(seen) + beyond, shown, categories, partial,
+                     tuple(alias for alias, _ in aliases), lines)
 
 
 def _refs_at(reader: MapReader, name: str, paths: set[str]

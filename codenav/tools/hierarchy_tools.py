@@ -13,6 +13,7 @@ from codenav.envelope import EVERY, Answer, Cut, Page
 from codenav.query.hierarchy import (
     Call,
     TypeEntry,
+    calls_only,
     lsp_calls,
     lsp_types,
     map_calls,
@@ -38,7 +39,7 @@ from codenav.tools.render import (
     map_callers_warning,
     overridden_warning,
     several_warning,
-    text_line,
+    text_entries,
     types_section,
     unlisted,
     unresolved_cut,
@@ -89,9 +90,9 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 sites, kind="call")
             section.update(unlisted(others))
-            section["text"] = text_line(await checked_text(
+            section.update(text_entries(await checked_text(
                 ws, reader, [candidate.node], code_files, sites, others,
-                kind="call"))
+                kind="call")))
         sections.append(section)
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
@@ -121,14 +122,16 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
                         capability="call_hierarchy_provider", wide=True)
     notes = fallback_notes(ws, live.fallback)
     node = located.node
+    server = live.result if not live.answered or node is None or \
+        params.direction != "incoming" else calls_only(reader, node, live.result)
     if live.answered and (node is None or params.source == "lsp"):
-        return live.result, "lsp", notes
+        return server, "lsp", notes
     if live.answered and node is not None:  # the server's calls, and the map's it missed
-        calls = merged_calls(live.result, map_calls(reader, node, params.direction,
-                                                    params.depth),
+        calls = merged_calls(server, map_calls(reader, node, params.direction,
+                                               params.depth),
                              incoming=params.direction == "incoming")
         alone = sum(1 for call in calls if call.mark == MAP_ONLY)
-        return calls, "lsp+map" if alone or len(calls) > len(live.result) else "lsp", \
+        return calls, "lsp+map" if alone or len(calls) > len(server) else "lsp", \
             notes + map_callers_warning(alone) + guessed_calls_warning(calls)
     node = root_node(located)
     calls = map_calls(reader, node, params.direction, params.depth)

@@ -50,7 +50,7 @@ from codenav.tools.render import (
     references_section,
     server_definition,
     several_warning,
-    text_line,
+    text_entries,
     unlisted,
     unresolved_cut,
 )
@@ -155,8 +155,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
                                      params.includeDeclaration)
             others = other_uses(reader, Lines(ws.root), [node], files, answered)
             extra.update(unlisted(others))
-            extra["text"] = text_line(await checked_text(
-                ws, reader, [node], files, page.places() | answered, others))
+            extra.update(text_entries(await checked_text(
+                ws, reader, [node], files, page.places() | answered, others)))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)
               if node is not None else
               located.name if params.detail != "full" else {"name": located.name})
@@ -230,7 +230,7 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
     others = other_uses(reader, lines, nodes, files)  # of every one of them
     data.update(unlisted(others))
     shown = {place for section in pages for place in section.places()}
-    data["text"] = text_line(await checked_text(ws, reader, nodes, files, shown, others))
+    data.update(text_entries(await checked_text(ws, reader, nodes, files, shown, others)))
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)

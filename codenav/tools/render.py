@@ -51,7 +51,7 @@ __all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warn
            "more_warning", "outline_answer", "overload_rows", "overridden_warning",
            "references_answer", "references_cut", "references_section", "related",
            "relinking", "server_definition", "several_warning", "summary",
-           "text_answer", "text_line", "types_section", "unlisted", "unresolved_cut"]
+           "text_answer", "text_entries", "types_section", "unlisted", "unresolved_cut"]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -280,6 +280,24 @@ _PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declare
            "comment": 4, "string": 4, "no use": 8, "not call": 6, "not inheritance": 6}
 
 
+# How a line a text check shows is marked: what it is, when it is no use of the name.
+_SHOWN_MARKS = {"unattributed": "unknown", "not call": "not a call",
+                "not inheritance": "not a base", "other": "another's", "declared": "declaration",
+                "comment": "comment", "string": "string", "no use": "local name"}
+
+
+def text_entries(check: TextCheck) -> dict[str, Any]:
+    """The text check as an answer's ``text`` line, and ``textLines``: the few lines it
+    accounts for that are neither listed nor unresolved, each with its code and what it is
+    (``"100 (string) | the task to serialize_date"``) — what an agent would open to believe
+    the count."""
+    out: dict[str, Any] = {"text": text_line(check)}
+    for path, line, category, code in check.shown:
+        mark = _SHOWN_MARKS.get(category, category)
+        out.setdefault("textLines", {}).setdefault(path, []).append(f"{line} ({mark}) | {code}")
+    return out
+
+
 def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
@@ -457,23 +475,28 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
     """One definition's references, degrading by tiers before anything is dropped: rows with
     their code, then rows with their line and enclosing name, then lines per file (the
     text check goes first: rows matter more)."""
-    def data(rendering: str) -> dict[str, Any]:
+    def data(rendering: str, shown: bool = False) -> dict[str, Any]:
         more = {key: value for key, value in (extra or {}).items()
-                if rendering == "code" or key != "text"}
+                if (rendering == "code" or key != "text") and (shown or key != "textLines")}
         return {**references_section(page, symbol, detail, rendering), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
     cuts = [cut, unresolved_cut()] if extra and "unresolved" in extra else [cut]
     tiers = []
+    shown = sum(map(len, (extra or {}).get("textLines", {}).values()))
+    if shown:  # the text check's lines go first, unsaid (its line names their places)
+        tiers.append(Tier(data("code"), "textLines", shown, f"the code of {shown} lines the "
+                          "text check accounts for", "Ask with a larger tokenBudget",
+                          cuts=cuts, noted=False))
     if detail != "full" and page.count():
         coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
-        tiers = [Tier(data("names"), "code", coded, f"the code lines of {coded} references "
+        tiers += [Tier(data("names"), "code", coded, f"the code lines of {coded} references "
                       "(listed with their line and enclosing definition)",
                       "Pass fileFilter to see fewer with their code", cuts=cuts),
                  Tier(data("lines"), "rows", page.count(), f"what encloses {page.count()} "
                       "references (listed by line)", "Pass fileFilter to see fewer in rows",
                       cuts=cuts)]
-    return Answer(data("code"), cuts=cuts, elide=("snippet",), tiers=tiers,
+    return Answer(data("code", shown=True), cuts=cuts, elide=("snippet",), tiers=tiers,
                   warnings=warnings + mark_warnings(page.marks))
 
 
