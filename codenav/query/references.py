@@ -377,6 +377,7 @@ class TextCheck:
     # (path, line, category, code) of every line that is neither listed nor unresolved, when
     # they are few (MAX_SHOWN_LINES): the lines an agent would open to believe the count
     shown: tuple[tuple[str, int, str, str], ...] = ()
+    aside: int = 0  # lines of the definition itself, not counted (it is no use of itself)
 
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
@@ -400,6 +401,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     shown = beyond = 0
     partial = False
     code_at: dict[tuple[str, int], str] = {}
+    own = {(node.path, node.name_line) for node in nodes}  # (the definition: no news)
     for word, page in ((name, found), *aliases):
         at = _refs_at(reader, word, {hit.path for hit in page.hits})
         beyond += page.total - len(page.hits)
@@ -409,6 +411,8 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             if place in seen:
                 continue
             seen.add(place)
+            if place in own and place not in listed:
+                continue  # its own line, set aside
             code_at[place] = hit.code
             refs = at.get(place, [])
             if place in listed or (kind is not None and any(
@@ -434,16 +438,15 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     categories = tuple((category, len(buckets[category]),
                         tuple(buckets[category][:MAX_PLACES]))
                        for category in order if buckets.get(category))
-    own = {(node.path, node.name_line) for node in nodes}  # (the definition: no news)
     others = sorted((*place, category) for category, bucket in buckets.items()
-                    if category not in ("unresolved", "later") for place in bucket
-                    if place not in own)
+                    if category not in ("unresolved", "later") for place in bucket)
     partial = partial or beyond > 0
     lines = tuple((path, line, category, code_at[(path, line)])
                   for path, line, category in others) \
         if len(others) <= MAX_SHOWN_LINES and not partial else ()
-    return TextCheck(name, len(seen) + beyond, shown, categories, partial,
-                     tuple(alias for alias, _ in aliases), lines)
+    aside = len(own & seen - set(listed))
+    return TextCheck(name, len(seen) - aside + beyond, shown, categories, partial,
+                     tuple(alias for alias, _ in aliases), lines, aside)
 
 
 def _refs_at(reader: MapReader, name: str, paths: set[str]

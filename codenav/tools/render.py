@@ -219,8 +219,8 @@ def map_callers_warning(count: int) -> list[str]:
     """What ``[map]`` on a call row means."""
     if not count:
         return []
-    return [f"{count} call(s) marked [{MAP_ONLY}] are the map's alone: the language server did "
-            "not report them (a file outside its project, or not a call after all)"]
+    return [f"{count} call(s) [{MAP_ONLY}]: the map's alone (the language server did not "
+            "report them)"]
 
 
 def guessed_calls_warning(calls: Sequence[Call]) -> list[str]:
@@ -231,8 +231,8 @@ def guessed_calls_warning(calls: Sequence[Call]) -> list[str]:
     found = count(calls)
     if not found:
         return []
-    return [f"{found} call(s) marked [{GUESSED}] were matched by name only (a receiver of "
-            "unknown type); unmarked calls are confirmed by a type"]
+    return [f"{found} call(s) [{GUESSED}]: matched by name only (a receiver of unknown "
+            "type); the others are confirmed by a type"]
 
 
 def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[str]:
@@ -304,6 +304,8 @@ def text_line(check: TextCheck) -> str:
     name, lines = check.name, check.lines
     word = (f"the word or a name it is imported as ({_first(check.aliases, 5)})"
             if check.aliases else "the word")
+    if check.aside:  # (a grep would show the definition's own line too)
+        word += " besides its definition"
     if not check.categories and not check.partial:
         return f"all {lines} line(s) holding {word} are listed"
     parts = [f"{lines} line(s) hold {word}: {check.listed} listed"]
@@ -340,7 +342,7 @@ def _unlisted_line(others: OtherUses) -> str:
              "too many to list: a fileFilter lists those of a folder")
     if others.kind == "inheritance":
         if not unresolved and not elsewhere:
-            return f"none: every class with {name!r} among its bases in code is here"
+            return "none: every class naming it among its bases is here"
         if not unresolved:
             return f"none unresolved; {elsewhere} class(es) derive from another {name!r}"
         other = f"; {elsewhere} another {name!r}" if elsewhere else ""
@@ -348,7 +350,7 @@ def _unlisted_line(others: OtherUses) -> str:
                 f"bases ({where}){other}")
     if others.kind == "import":
         if not unresolved and not elsewhere:
-            return f"none: every import of a module named {name!r} in code is here"
+            return "none: every import of it in code is here"
         other = (f"{elsewhere} file(s) import another module named {name!r}: "
                  f"{_first(others.outside, 5)}"
                  if elsewhere else "")
@@ -359,7 +361,7 @@ def _unlisted_line(others: OtherUses) -> str:
     use = "call" if others.kind == "call" else "use"
     owners = f" ({_first(others.outside, 3)})" if others.outside else ""
     if not unresolved and not elsewhere:
-        return f"none: every {use} of {name!r} in code is here"
+        return f"none: every {use} in code is here"
     if not unresolved:
         return f"none unresolved; {elsewhere} {use}(s) of other {name!r}{owners}"
     other = f"; {elsewhere} of other {name!r}{owners}" if elsewhere else ""
@@ -371,14 +373,12 @@ def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()
     """What the marks on reference rows mean, for the marks an answer has."""
     out = []
     if marks.get(GUESSED):
-        out.append(f"{marks[GUESSED]} reference(s) marked [{GUESSED}] were matched by name "
-                   "only: the receiver's type is unknown, and no other class of the map defines "
-                   "the name — each is a use unless its receiver is a library's or built-in "
-                   "value (judge by the code)")
+        out.append(f"{marks[GUESSED]} row(s) [{GUESSED}]: matched by name only (the "
+                   "receiver's type is unknown; no other class of the map defines the name): "
+                   "a use unless the receiver is a library's value")
     if marks.get(MAP_ONLY):
-        out.append(f"{marks[MAP_ONLY]} reference(s) marked [{MAP_ONLY}] are the map's alone: "
-                   "the language server did not report them (a file outside its project, or "
-                   "not a use after all)")
+        out.append(f"{marks[MAP_ONLY]} row(s) [{MAP_ONLY}]: the map's alone (the language "
+                   "server did not report them)")
     return out
 
 

@@ -165,7 +165,7 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
                  for path, refs in merged["data"]["references"].items() for ref in refs}
         assert marks == {("src/shop/models.py", 36): None, ("src/shop/models.py", 44): None,
                          ("src/shop/cli.py", 11): "map"}, marks
-        assert any("1 reference(s) marked [map]" in w for w in merged.get("warnings", []))
+        assert any("1 row(s) [map]: the map's alone" in w for w in merged.get("warnings", []))
         # its callers likewise: the server's, and cli.py's main from the map, marked so
         callers = call(ws, "nav_call_hierarchy", {"symbol": "Base.save",
                                                   "direction": "incoming"})
@@ -173,7 +173,7 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
         rows = callers["data"]["calls"]
         assert [row for row in rows if row.endswith("[map]")] == [
             "src/shop/cli.py#main function 6 at:11 [map]"], rows
-        assert any("marked [map] are the map's alone" in w for w in callers.get("warnings", []))
+        assert any("call(s) [map]: the map's alone" in w for w in callers.get("warnings", []))
         assert all("src/shop/models.py" in row for row in rows if "[map]" not in row)
         # a symbol used only outside the server's project: the map's answer
         alone = call(ws, "nav_references", {"symbol": "make_customer", "detail": "full"})
@@ -193,7 +193,7 @@ def test_callees_the_server_cannot_type_come_from_the_map_marked(shop: Workspace
     (row,) = callees["data"]["calls"]
     assert row.startswith("src/shop/customers.py#Customer.greet") and \
         row.endswith("at:16 [name]"), row
-    assert any("marked [name] were matched by name only" in w
+    assert any("call(s) [name]: matched by name only" in w
                for w in callees.get("warnings", [])), callees
     # what the server alone says of main: no row of what is outside the root but the last
     insisted = call(shop, "nav_call_hierarchy", {"symbol": "main", "direction": "outgoing",
@@ -536,7 +536,7 @@ def test_a_merged_answer_counts_what_it_lists(shop: Workspace) -> None:
     assert data["source"].startswith("lsp"), refs
     rows = sum(len(found) for found in data["references"].values())
     assert data["total"] == rows
-    assert f"hold the word: {rows} listed;" in data["text"], refs
+    assert f"hold the word besides its definition: {rows} listed;" in data["text"], refs
     assert "src/shop/__init__.py:6" in data["text"], refs  # an `__all__` line: no use
 
 

@@ -536,10 +536,10 @@ def test_the_text_search_after_an_answer_is_accounted_for_line_by_line() -> None
         msg = "msg in a string"
         return msg
     ''', texts, '''
-    7 lines, 1 listed
+    6 lines, 1 listed
     unresolved 1: log.py:14
     other 1: log.py:13
-    declared 2: log.py:2 log.py:7
+    declared 1: log.py:7
     no use 2: log.py:15 log.py:16
     ''')
 
@@ -601,9 +601,8 @@ def test_the_text_check_counts_a_type_outside_the_map_as_another_definition() ->
       return lookup.get("a");
     }
     ''', texts, '''
-    3 lines, 1 listed
+    2 lines, 1 listed
     other 1: lookup.ts:4
-    declared 1: lookup.ts:3
     ''')
 
 
@@ -930,9 +929,8 @@ def test_the_text_check_tells_comments_and_strings_from_local_names() -> None:
         msg = 1
         return missing.msg
     ''', texts, '''
-    6 lines, 1 listed
+    5 lines, 1 listed
     unresolved 1: log.py:11
-    declared 1: log.py:2
     comment 1: log.py:7
     string 1: log.py:9
     no use 1: log.py:10
