@@ -96,43 +96,70 @@ def mapped_file(ws: Workspace, reader: MapReader, raw: str) -> tuple[str, FileSt
 
 class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``);
-    with ``!`` before it, every path but those (``!examples/``)."""
+    with ``!`` before it, every path but those (``!examples/``); several, separated by commas
+    (``!dist/,!docs/``, ``src/,test/``): a path passes when it matches one of those without
+    ``!`` (if any) and none of those with it."""
 
     def __init__(self, raw: str | None, skip: frozenset[str] = frozenset(),
                  only: frozenset[str] | None = None) -> None:
         self.skip = skip  # paths left out whatever the filter says (stubs beside modules)
         self.only = only  # when given: these paths alone
         text = raw.strip() if raw else raw
-        self.negated = bool(text) and text is not None and text.startswith("!")
-        pattern = text[1:].strip() if text and self.negated else text
-        if pattern:
-            require_relative(pattern, "fileFilter")
         self.text = text  # as given (stripped): another filter made from this one keeps it
-        self.raw = pattern.lstrip("./") if pattern else None
-        if raw is not None and not self.raw and (self.negated or
-                                                 raw.strip() not in ("", ".", "./")):
-            raise BadArgs("fileFilter must be a path prefix like 'src/', a glob like "
-                          "'src/**/*.py', or either after '!' to leave those out ('!tests/')")
-        self._glob = self.raw is not None and any(c in self.raw for c in "*?[")
+        self.included: list[str] = []
+        self.excluded: list[str] = []
+        for written in (text or "").split(","):
+            part = written.strip()
+            negated = part.startswith("!")
+            pattern = part[1:].strip() if negated else part
+            if pattern:
+                require_relative(pattern, "fileFilter")
+            pattern = pattern.lstrip("./")
+            if not pattern:
+                if negated or part not in ("", ".", "./") or "," in (text or ""):
+                    raise BadArgs("fileFilter must be a path prefix like 'src/', a glob like "
+                                  "'src/**/*.py', or either after '!' to leave those out "
+                                  "('!tests/'); several separated by commas ('!dist/,!docs/')")
+                continue
+            (self.excluded if negated else self.included).append(pattern)
+
+    @property
+    def active(self) -> bool:
+        """Whether the filter leaves any path out by its patterns."""
+        return bool(self.included or self.excluded)
+
+    @property
+    def prefix(self) -> str | None:
+        """The one path prefix the filter is, when it is that alone (a lookup can start
+        from it); else None."""
+        if len(self.included) == 1 and not self.excluded and not _is_glob(self.included[0]):
+            return self.included[0]
+        return None
 
     def __call__(self, path: str) -> bool:
         if path in self.skip or (self.only is not None and path not in self.only):
             return False
-        if not self.raw:
-            return True
-        if self._glob:
-            matched = fnmatch.fnmatchcase(path, self.raw) or fnmatch.fnmatchcase(
-                path, self.raw.replace("**/", ""))
-        else:
-            matched = path.startswith(self.raw)
-        return matched != self.negated
+        if self.included and not any(_matches(path, p) for p in self.included):
+            return False
+        return not any(_matches(path, p) for p in self.excluded)
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+def _matches(path: str, pattern: str) -> bool:
+    if _is_glob(pattern):
+        return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(
+            path, pattern.replace("**/", ""))
+    return path.startswith(pattern)
 
 
 def without_stubs(reader: MapReader, files: FileFilter) -> FileFilter:
     """``files`` without the Python stubs that sit beside their modules (``core.pyi`` by
     ``core.py``): a stub mirrors its module's names, and its lines are no uses in code —
     unless the filter asks for stubs (``*.pyi``)."""
-    if files.raw is not None and ".pyi" in files.raw and not files.negated:
+    if any(".pyi" in pattern for pattern in files.included):
         return files
     paths = {path for path, *_ in reader.files_under("")}
     stubs = frozenset(path for path in paths if path.endswith(".pyi") and path[:-1] in paths)

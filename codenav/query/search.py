@@ -59,8 +59,8 @@ def search(ws: Workspace, reader: MapReader, query: str, *, room: int,
     name, qualifier = parts[-1].strip(), [p.strip().lower() for p in parts[:-1]]
     files = files or FileFilter(None)
     # a glob or a negated filter is applied after the lookup; a plain prefix in it
-    after = files.raw is not None and (files.negated or any(c in files.raw for c in "*?["))
-    flt = NodeFilter(kinds=kinds, lang=lang, prefix=None if after else files.raw)
+    after = files.active and files.prefix is None
+    flt = NodeFilter(kinds=kinds, lang=lang, prefix=files.prefix)
     lowered = name.lower()
     limit = _CANDIDATES if qualifier or after else room + 1
     tiers: list[list[Node]] = [reader.named(name, flt, limit),

@@ -35,7 +35,7 @@ def tool_list() -> str:
         "  of the name as a word, already run: every line it finds is accounted for (listed, "
         "other definitions', comments …).",
         "fileFilter? (where a tool has it): a path prefix or glob, \"tests/\", \"src/**/*.py\"; "
-        "\"!tests/\" leaves those files out.",
+        "\"!tests/\" leaves those files out; several: \"!dist/,!docs/\".",
         "",
     ]
     for tool in TOOLS:

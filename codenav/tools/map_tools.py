@@ -182,7 +182,7 @@ class SearchParams(ToolParams):
                                     description="e.g. ['class','method']")
     lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Path prefix or glob")
+                                   description="Path prefix or glob; !x leaves x out; several: a,b")
     exact: bool = Field(default=False, description="Exact names only")
     text: bool = Field(default=False, description="Lines holding query (grep -F)")
     offset: int = OffsetParam()

@@ -382,6 +382,17 @@ def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path
         assert len(globbed["data"]["results"]) == 1, globbed
         bare = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "!"})
         assert bare["error"]["code"] == "BAD_ARGS" and "'!tests/'" in bare["error"]["message"]
+        # cannon-es (run 19): one filter could not leave out dist/, docs/ and examples/
+        several = call(ws, "nav_references", {"symbol": "helper",
+                                              "fileFilter": "!examples/, !docs/"})
+        assert sorted(several["data"]["references"]) == ["src/use.py"], several
+        either = call(ws, "nav_references", {"symbol": "helper",
+                                             "fileFilter": "examples/,src/use.py,!src/core"})
+        assert sorted(either["data"]["references"]) == ["examples/demo.py", "src/use.py"]
+        named = call(ws, "map_search", {"query": "helper", "fileFilter": "tests/,src/"})
+        assert len(named["data"]["results"]) == 1, named
+        empty = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "src/,,"})
+        assert empty["error"]["code"] == "BAD_ARGS", empty
     finally:
         ws.close()
 
