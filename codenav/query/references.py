@@ -37,7 +37,7 @@ from codenav.query.locate import (
     scope_names,
 )
 from codenav.query.receivers import TYPE_KINDS, Outside
-from codenav.query.source import Lines
+from codenav.query.source import Lines, excerpt
 from codenav.query.text import TextHit, TextPage
 from codenav.store.read import MapReader, NameUse, Node
 from codenav.words import word_pattern
@@ -354,8 +354,10 @@ WordPlaces = Callable[[str, str, Collection[int]], Mapping[int, str]]
 
 # The places a text check names per category (beyond them, it counts).
 MAX_PLACES = 20
-# The most lines a text check shows with their code (those neither listed nor unresolved).
+# The most lines a text check shows with their code (those neither listed nor unresolved),
+# and the characters of each shown round the word.
 MAX_SHOWN_LINES = 4
+SHOWN_WIDTH = 72
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +415,9 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             seen.add(place)
             if place in own and place not in listed:
                 continue  # its own line, set aside
-            code_at[place] = hit.code
+            found_at = word_pattern(word).search(hit.code)
+            code_at[place] = excerpt(hit.code, found_at.start() if found_at else None,
+                                     SHOWN_WIDTH)
             refs = at.get(place, [])
             if place in listed or (kind is not None and any(
                     target in ours and ref_kind == kind for ref_kind, target in refs)):
