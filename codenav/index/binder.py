@@ -136,6 +136,8 @@ class Binder:
         self.compiled_out: set[int] = set()  # defs the preprocessor compiles out
         self._namespace_spans: list[tuple[int, int, int]] | None = None  # (start, end, def)
         self._first_local: dict[int, tuple[int, str]] = {}
+        # (scope, local) -> the class its assignments make ("" when they make several)
+        self._assigned: dict[tuple[int, str], str] = {}
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
         self._owner_qnames: dict[int, str] = {}  # method scope -> that container's qname
         keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
@@ -191,6 +193,35 @@ class Binder:
         first = self._first_local.get(scope)
         if first is None or start < first[0]:
             self._first_local[scope] = (start, name)
+
+    def assign(self, name: str, start: int, type_text: str) -> None:
+        """``name = new C(…)`` where ``name`` is a variable or local bound without a type
+        (``let queue;`` in a test's ``describe``, assigned in its ``beforeEach``): it is a C —
+        unless its assignments make several classes (then it stays untyped)."""
+        binding, scope = self._lookup(name, self.scope_at(start))
+        if binding is None:
+            return
+        if binding[0] == "local":
+            slot: tuple[int, str] = (scope, name)
+            if binding[1] and slot not in self._assigned:  # declared or initialised so
+                return
+            seen = self._assigned.setdefault(slot, type_text)
+            self.scopes[scope].names[name] = ("local", type_text if seen == type_text else None)
+        elif binding[0] == "def" and isinstance(binding[1], int) and \
+                self.defs[binding[1]].kind == "variable":
+            index = binding[1]
+            slot = (-1, str(index))
+            if index in self.types and slot not in self._assigned:
+                return
+            seen = self._assigned.setdefault(slot, type_text)
+            if seen == type_text:
+                self.set_type(index, type_text, None, start)
+            else:
+                self.types.pop(index, None)
+        else:
+            return
+        if seen != type_text:
+            self._assigned[slot] = ""  # several: never typed again
 
     def bind_import(self, name: str, start: int, key: str | None) -> None:
         if name == "*":

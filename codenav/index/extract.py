@@ -227,6 +227,8 @@ class _Captures:
     # was destructured from (``const { a, b: c } = this``: a is this.a, c is this.b)
     locals: list[tuple[Any, Any, Any]] = field(default_factory=list)
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
+    # (name node, type node): `queue = new Queue()` assigning a local declared without a type
+    assigned: list[tuple[Any, Any]] = field(default_factory=list)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
     # reference start -> @reference.receiver: the node naming what it is a member of, when
@@ -257,7 +259,7 @@ class _Roles:
                 kind = name[len("name.reference.") :]
                 return ("ref", kind, name, _priority(kind))
         for name in ("import", "export.name", "doc.module", "local.scope", "local.scope.hidden",
-                     "local.definition", "local.global", "local.nonlocal"):
+                     "local.definition", "local.global", "local.nonlocal", "local.assigned"):
             if name in caps:
                 return (name, "", name, 0)
         return ("other", "", "", 0)
@@ -327,6 +329,8 @@ def extract(lang: Language, data: bytes, path: str = "",
                             _text(cap.value, data) if cap.value is not None else None,
                             cap.name.start_byte,
                             cap.value.start_byte if cap.value is not None else None)
+    for node, type_node in caps.assigned:  # (every name bound and typed first)
+        binder.assign(_text(node, data), node.start_byte, _type_text(lang, type_node, data))
     kept = [d._replace(type=binder.type_key(i)) if i in binder.types else d
             for i, d in enumerate(kept)]
     binder.defs = kept
@@ -413,6 +417,8 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             if found.get("local.member_of"):  # destructured from the receiver
                 member = found.get("local.member", [name_node])[0]
             caps.locals.append((name_node, kind_node[0] if kind_node else None, member))
+        elif what == "local.assigned" and found.get("local.type"):
+            caps.assigned.append((found["local.assigned"][0], found["local.type"][0]))
         elif what == "import":
             caps.imports.append(found)
         elif what == "export.name":
@@ -673,6 +679,7 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         binder.bind_local(_text(node, data), node.start_byte, type_text)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
+
     import_keys: dict[int, str | None] = {}
     for found in caps.imports:
         _bind_import(binder, found, data, path, import_keys)

@@ -203,6 +203,11 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (new_expression constructor: [(identifier) (member_expression)] @local.type))
+; `queue = new Queue()` assigning a local declared without a type (`let queue;` in a test's
+; describe, assigned in its beforeEach): the local is a Queue
+(assignment_expression
+  left: (identifier) @local.assigned
+  right: (new_expression constructor: [(identifier) (member_expression)] @local.type))
 ; `const self = this`, `var _this = this`: another name of the receiver
 (variable_declarator
   name: (identifier) @local.definition

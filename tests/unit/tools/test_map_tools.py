@@ -627,3 +627,35 @@ def test_a_receiver_named_self_for_this_or_awaited_from_a_promise_is_typed(tmp_p
         assert data["unlisted"].startswith("none"), data
     finally:
         ws.close()
+
+
+def test_a_variable_declared_bare_and_assigned_in_a_hook_is_typed(tmp_path: Path) -> None:
+    # the test shape of mocha and jest: `let queue;` in a describe, `queue = new Queue()` in
+    # its beforeEach, `queue.isPaused()` in each `it` — every call was an unknown receiver
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/q.ts": "export class Queue {\n  isPaused(): boolean { return false; }\n}\n"
+                    "export class Other {\n  isPaused(): boolean { return true; }\n}\n",
+        "test/q.test.ts": "import { Queue, Other } from '../src/q';\n"
+                          "describe('q', () => {\n  let queue;\n  let later = null;\n"
+                          "  let either;\n"
+                          "  beforeEach(() => {\n    queue = new Queue();\n"
+                          "    later = new Queue();\n    either = new Queue();\n"
+                          "    either = new Other();\n  });\n"
+                          "  it('a', () => {\n    queue.isPaused();\n    later.isPaused();\n"
+                          "    either.isPaused();\n  });\n});\n",
+        "test/p.test.js": "const { Queue } = require('../src/q');\n"
+                          "describe('q', function () {\n  var queue;\n"
+                          "  beforeEach(function () { queue = new Queue(); });\n"
+                          "  it('a', function () { queue.isPaused(); });\n});\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        data = call(ws, "nav_references", {"symbol": "Queue.isPaused", "source": "map"})["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in data["references"].items()} == {
+            "test/q.test.ts": ["13", "14"], "test/p.test.js": ["5"]}, data
+        # a variable assigned two classes stays unknown
+        assert data["unresolved"] == {"test/q.test.ts": ["15 | either.isPaused();"]}, data
+    finally:
+        ws.close()
