@@ -355,12 +355,14 @@ def extract(lang: Language, data: bytes, path: str = "",
     return out
 
 
-def parse_tree(lang: Language, data: bytes, seconds: float = PARSE_DEADLINE_S) -> Any:
-    """``data``'s tree, parsed within ``seconds`` (else ParseTimeout) by a parser of its own:
-    a query's thread never shares one with the indexer's."""
+def parse_tree(lang: Language, data: bytes, seconds: float | None = None) -> Any:
+    """``data``'s tree, parsed within ``seconds`` (default PARSE_DEADLINE_S; else
+    ParseTimeout) by a parser of its own: a query's thread never shares one with the
+    indexer's."""
     from tree_sitter import Parser
 
-    return _Deadlined(Parser(queries(lang).parser.language), seconds).parse(data)
+    limit = PARSE_DEADLINE_S if seconds is None else seconds
+    return _Deadlined(Parser(queries(lang).parser.language), limit).parse(data)
 
 
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
