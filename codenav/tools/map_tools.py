@@ -182,7 +182,7 @@ class SearchParams(ToolParams):
                                     description="e.g. ['class','method']")
     lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Path prefix or glob; !x leaves x out; several: a,b")
+                                   description="Prefix or glob; !x excludes; a,b")
     exact: bool = Field(default=False, description="Exact names only")
     text: bool = Field(default=False, description="Lines holding query (grep -F)")
     offset: int = OffsetParam()
@@ -560,7 +560,7 @@ MAP_NEIGHBORS = ToolSpec(
     order=7,
     needs_links=True,
     description="What a definition calls, references, imports, inherits or contains (out), "
-                "and what does so to it (in), up to 3 hops: e.g. a module's importers.",
+                "or what does so to it (in), up to 3 hops.",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",

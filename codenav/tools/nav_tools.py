@@ -64,7 +64,7 @@ _REF_COST = 24  # fewest characters a reference costs: never build more than a b
 
 class ReferencesParams(NavParams):
     fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Path prefix or glob; !x leaves x out; several: a,b")
+                                   description="Prefix or glob; !x excludes; a,b")
     includeDeclaration: bool = Field(default=False, description="List the definition too")
     offset: int = OffsetParam()
 
