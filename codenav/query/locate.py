@@ -414,10 +414,11 @@ def _nearby(reader: MapReader, file_id: int, line: int) -> str:
 
 # ---------------------------------------------------------------------- shared lookups
 
-def declarations_of(reader: MapReader, node: Node) -> list[Node]:
+def declarations_of(reader: MapReader, node: Node, family: bool = True) -> list[Node]:
     """Every declaration of one symbol: its namesakes in its scope (a property and its
-    setter) and, where the language's references say so (TypeScript), the members it
-    overrides or implements and those overriding it."""
+    setter) and, with ``family`` where the language's references say so (TypeScript: what a
+    rename must change too), the members it overrides or implements and those overriding
+    it."""
     found = reader.family(node)
     lang = by_code(node.lang)
     if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
@@ -428,20 +429,17 @@ def declarations_of(reader: MapReader, node: Node) -> list[Node]:
     if lang is not None and lang.predefined and len(found) > 1:  # `#ifdef _WIN32 typedef …`
         out = reader.compiled_out(found)
         found = [other for other in found if other.id == node.id or other.id not in out]
-    if lang is not None and lang.related_members and node.kind in MEMBER_KINDS and \
-            node.name != lang.constructor:
+    if family and lang is not None and lang.related_members and node.kind in MEMBER_KINDS \
+            and node.name != lang.constructor:
         found += [other for other in reader.related_members(node)
                   if other.kind in MEMBER_KINDS]
     return found
 
 
 def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:
-    """The members ``node`` overrides that references reach, with their counts — where its
-    language's references do not already take in a member's family (all but TypeScript: a
-    call through a base class's type is the base method's reference, and may run this
-    one)."""
-    lang = by_code(node.lang)
-    if node.kind not in MEMBER_KINDS or (lang is not None and lang.related_members):
+    """The members ``node`` overrides that references reach, with their counts: a call
+    through a base class's type is the base method's reference, and may run this one."""
+    if node.kind not in MEMBER_KINDS:
         return []
     return [(other, count) for other, count in reader.overridden(node) if count]
 

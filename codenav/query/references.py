@@ -60,6 +60,7 @@ __all__ = [
     "module_references",
     "other_imports",
     "other_uses",
+    "own_places",
     "server_listed",
     "server_references",
     "text_check",
@@ -152,7 +153,7 @@ class _MapSide:
 def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilter) -> _MapSide:
     """Per-file counts of one definition's references (counted in SQL), the other
     declarations to list with them, and what ``uses_in`` needs to read them."""
-    declarations = declarations_of(reader, node)
+    declarations = declarations_of(reader, node, family=False)
     members = [member.id for member in declarations] + constructors(reader, node) + \
         [alias.id for alias in aliases_of(reader, node)]  # (their lines: uses of the node)
     calls_of = constructed(node)
@@ -248,19 +249,21 @@ def definitions_of(reader: MapReader, nodes: Collection[Node]) -> list[int]:
     """The ids a use of one of ``nodes`` links to: every declaration of each (a property's
     setter, an overload), the constructors a class's calls reach, and the other names it has
     (``aliases_of``)."""
-    return [other.id for node in nodes for other in declarations_of(reader, node)] + \
+    return [other.id for node in nodes for other in declarations_of(reader, node, False)] + \
         [ctor for node in nodes for ctor in constructors(reader, node)] + \
         [alias.id for node in nodes for alias in aliases_of(reader, node)]
 
 
 def aliases_of(reader: MapReader, node: Node) -> list[Node]:
-    """The other names a class or a function has at module level: a variable or constant
-    whose whole value is its name (wtforms' ``length = Length``, ``export const Rect =
-    _Rect``) — a use of one is a use of the other (wtforms' tests call ``length(…)``)."""
-    if node.kind not in TYPE_KINDS and node.kind != "function":
+    """The other names a class or a function has at module level, or a method in its class:
+    a variable, constant or field whose whole value is its name (wtforms' ``length =
+    Length``, ``export const Rect = _Rect``, bs4's ``replaceWith = replace_with``) — a use
+    of one is a use of the other (wtforms' tests call ``length(…)``)."""
+    if node.kind not in TYPE_KINDS and node.kind not in ("function", "method"):
         return []
+    scope = node.parent_id if node.kind == "method" else None
     out = []
-    for alias in reader.assigned_from([node.id]):
+    for alias in reader.assigned_from([node.id], scope):
         found = _ALIAS.match(alias.signature)
         if alias.id != node.id and found and found.group(1, 2) == (alias.name, node.name):
             out.append(alias)
@@ -655,6 +658,33 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
                          "lsp+map" if marks[MAP_ONLY] or marks[GUESSED] else "lsp",
                          {k: v for k, v in marks.items() if v})
     return replace(page_out, external=external)
+
+
+def own_places(reader: MapReader, node: Node, places: list[ServerPlace]) -> list[ServerPlace]:
+    """A server's references of ``node`` without those the map reads as uses or declarations
+    of another member of its family — an override's or a base's (TypeScript's references
+    take the whole family in: ``Heap.clone`` answered every ``clone`` of the classes around
+    it, 45 rows for 9 calls on a Heap). A call through a base's type is the base's use."""
+    own = {other.id for other in declarations_of(reader, node, family=False)}
+    others = {other.id for other in declarations_of(reader, node)} - own
+    if not others:
+        return places
+    declared = {(other.path, other.name_line) for other in
+                reader.nodes_by_id(others).values()}
+    files: dict[str, int | None] = {}
+    out = []
+    for where in places:
+        if not where.external:
+            if where.path not in files:
+                stat = reader.file(where.path)
+                files[where.path] = stat.id if stat is not None else None
+            file_id = files[where.path]
+            hit = reader.ref_at(file_id, where.line, where.col) if file_id is not None else None
+            if (hit is not None and hit[3] in others) or \
+                    (hit is None and (where.path, where.line) in declared):
+                continue
+        out.append(where)
+    return out
 
 
 def _one_a_line(rows: Iterable[_Row]) -> list[_Row]:

@@ -235,16 +235,17 @@ class MapReader:
         return self._nodes("n.file_id = ? AND n.qname = ?", (node.file_id, node.qname),
                            "ORDER BY n.id")
 
-    def assigned_from(self, targets: Sequence[int]) -> list[Node]:
-        """The module-level variables and constants declared on a line that names one of
-        ``targets`` (``length = Length``, ``export const Rect = _Rect``): the candidates for
-        another name of the same thing."""
+    def assigned_from(self, targets: Sequence[int], scope: int | None = None) -> list[Node]:
+        """The variables, constants and fields declared on a line that names one of
+        ``targets``, at module level or in ``scope`` (``length = Length``, ``export const Rect
+        = _Rect``, a class's ``replaceWith = replace_with``): the candidates for another name
+        of the same thing."""
         return self._nodes(
             "n.id IN (SELECT v.id FROM refs r JOIN nodes v ON v.file_id = r.file_id AND "
             "v.name_line = r.line JOIN nodes p ON p.id = v.parent_id WHERE r.target_id IN "
             "(SELECT value FROM json_each(?)) AND r.kind = 'name' AND v.kind IN "
-            "('variable', 'constant') AND p.qname = '')", (json.dumps(list(targets)),),
-            "ORDER BY n.id")
+            "('variable', 'constant', 'field', 'attribute') AND (p.qname = '' OR p.id = ?))",
+            (json.dumps(list(targets)), scope), "ORDER BY n.id")
 
     def compiled_out(self, nodes: Sequence[Node]) -> set[int]:
         """The ids of those of ``nodes`` declared in lines the preprocessor compiles out

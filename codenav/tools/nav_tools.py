@@ -31,6 +31,7 @@ from codenav.query.references import (
     merged_references,
     module_references,
     other_uses,
+    own_places,
     server_listed,
     server_references,
 )
@@ -136,6 +137,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
                                                               context=context)), wide=True)
         warnings = fallback_notes(ws, live.fallback)
         found = places(reader, ws.root, live.result) if live.answered else []
+        if node is not None and params.source != "lsp":  # (lsp: the server's own word)
+            found = own_places(reader, node, found)
         page = _page(ws, reader, located, params, ctx, files,
                      found if live.answered else None, warnings)
     if page.external:
@@ -214,7 +217,8 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
         assert candidate.node is not None
         if candidate.node.id in covered:
             continue
-        covered.update(member.id for member in declarations_of(reader, candidate.node))
+        covered.update(member.id for member in
+                       declarations_of(reader, candidate.node, family=False))
         page = map_references(reader, lines, ctx.fresh, candidate.node, files=files,
                               declaration=params.includeDeclaration, offset=0, room=room)
         pages.append(page)

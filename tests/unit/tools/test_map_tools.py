@@ -14,6 +14,8 @@ import anyio
 import pytest
 
 from codenav.index.pipeline import index_tree
+from codenav.query.live import ServerPlace
+from codenav.query.references import own_places
 from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
@@ -578,10 +580,11 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
     # of 'Length' in code is here" (11 of 19 missing)
     root = tmp_path / "repo"
     write_tree(root, {
-        "pkg/validators.py": "class Length:\n    pass\n\n\nlength = Length\n"
+        "pkg/validators.py": "class Length:\n    def replace_with(self):\n        pass\n"
+                             "    replaceWith = replace_with  # BS3\n\n\nlength = Length\n"
                              "size = Length(3)\n",
         "tests/test_v.py": "from pkg.validators import length, Length\n\n"
-                           "v = length(2)\nw = Length(1)\n",
+                           "v = length(2)\nw = Length(1)\nw.replaceWith()\n",
         "src/rect.ts": "class _Rect {}\nexport const Rect = _Rect;\n"
                        "export const made = new _Rect();\n",
         "src/use.ts": 'import { Rect } from "./rect";\nconst r = new Rect();\n'})
@@ -591,8 +594,14 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
         refs = call(ws, "nav_references", {"symbol": "Length", "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in refs["references"].items()} == {
-            "pkg/validators.py": ["5", "6"], "tests/test_v.py": ["1", "3", "4"]}, refs
+            "pkg/validators.py": ["7", "8"], "tests/test_v.py": ["1", "3", "4"]}, refs
         assert refs["unlisted"].startswith("none"), refs
+        # bs4 (run 20): a class's `replaceWith = replace_with`, called as `replaceWith(…)`
+        method = call(ws, "nav_references", {"symbol": "Length.replace_with",
+                                             "source": "map"})["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in method["references"].items()} == {
+            "pkg/validators.py": ["4"], "tests/test_v.py": ["5"]}, method
         ts = call(ws, "nav_references", {"symbol": "_Rect", "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in ts["references"].items()} == {
@@ -657,5 +666,46 @@ def test_a_variable_declared_bare_and_assigned_in_a_hook_is_typed(tmp_path: Path
             "test/q.test.ts": ["13", "14"], "test/p.test.js": ["5"]}, data
         # a variable assigned two classes stays unknown
         assert data["unresolved"] == {"test/q.test.ts": ["15 | either.isPaused();"]}, data
+    finally:
+        ws.close()
+
+
+def test_a_typescript_method_answers_its_own_uses_not_its_family(tmp_path: Path) -> None:
+    # data-structure-typed (run 20): `Heap.clone`'s references were every `clone` of the
+    # classes around it (45 rows for 9 calls on a Heap), `BinaryTree.setMany`'s its BST
+    # override's too (96 rows for 23): the agent sorted them by receiver in 4 and 9 calls
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/base.ts": "export abstract class Base {\n  abstract clone(): Base;\n}\n",
+        "src/heap.ts": 'import { Base } from "./base";\n'
+                       "export class Heap extends Base {\n  clone(): Heap { return this; }\n}\n"
+                       "export class MinHeap extends Heap {}\n",
+        "src/deque.ts": 'import { Base } from "./base";\n'
+                        "export class Deque extends Base {\n"
+                        "  clone(): Deque { return this; }\n}\n",
+        "test/t.ts": 'import { Heap, MinHeap } from "../src/heap";\n'
+                     'import { Deque } from "../src/deque";\nimport { Base } from "../src/base";\n'
+                     "const h = new Heap();\nh.clone();\nconst m = new MinHeap();\nm.clone();\n"
+                     "const d = new Deque();\nd.clone();\n"
+                     "function any(b: Base) { return b.clone(); }\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        data = call(ws, "nav_references", {"symbol": "Heap.clone", "source": "map"})
+        refs = data["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in refs["references"].items()} == {"test/t.ts": ["5", "7"]}, refs
+        assert refs["unlisted"] == "none unresolved; 2 use(s) of other 'clone'", refs
+        # a call through the base's type may run it: said, as in every other language
+        assert any("overrides" in w and "Base.clone" in w for w in data["warnings"]), data
+        # what a server reports of the family the map reads as another member's is left out
+        reader = ws.reader()
+        node = reader.node("ts:src/heap.ts#Heap.clone")
+        assert node is not None
+        server = [ServerPlace("test/t.ts", line, col, line, col + 5)
+                  for line, col in ((5, 3), (7, 3), (9, 3), (10, 38))] + \
+            [ServerPlace("src/deque.ts", 3, 3, 3, 8)]
+        kept = [(p.path, p.line) for p in own_places(reader, node, server)]
+        assert kept == [("test/t.ts", 5), ("test/t.ts", 7)], kept
     finally:
         ws.close()
