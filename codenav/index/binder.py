@@ -286,6 +286,10 @@ class Binder:
         typed = _type_name(type_text) if type_text else None
         if not typed:
             return
+        if typed in self._keywords and self.defs[index].kind in _CALLABLE and \
+                self.defs[index].parent >= 0:  # `clone(): this`: an instance of its class
+            self.types[index] = (self.defs[index].parent, None)
+            return
         head, *rest = _chain(typed)
         binding, where = self._lookup(head, scope)
         if binding is not None and binding[0] == "def" and binding[1] == index:
@@ -653,6 +657,9 @@ class Binder:
                 return self._of_receiver(method, [*rest, name])
             return -1, self._any(name)
         binding, where = self._lookup(head, scope)
+        builtin = self._builtin(binding, head)
+        if builtin is not None and (binding is None or not rest):
+            return -1, f"O:{builtin}::{name}"  # `Array.prototype.pop`, `stack.pop()` of `[x]`
         found, key = self._base(binding, where, head, [*rest, name])
         if found < 0 and key is None and binding is not None and binding[0] == "local":
             if not rest and self.lang.guess_members:  # a receiver of unknown type: guessed
@@ -660,6 +667,18 @@ class Binder:
                 return -1, f"V:{self.lang.code}:{head}::{name}|A:{self.lang.code}::{name}"
             return -1, self._any(name)
         return max(found, -1), key
+
+    def _builtin(self, binding: Binding | None, head: str) -> str | None:
+        """The language's own global type ``head`` is a value of (unbound ``Array``, a local
+        made by ``[x]`` or ``new Map()``), None when it is none of those."""
+        if not self.lang.builtin_types:
+            return None
+        if binding is None:
+            return head if head in self.lang.builtin_types else None
+        if binding[0] != "local" or not isinstance(binding[1], str):
+            return None
+        typed = _type_name(binding[1])
+        return typed if typed in self.lang.builtin_types else None
 
     def _any(self, name: str) -> str | None:
         """"Any class member called ``name``", for a receiver of unknown type — unless the

@@ -444,8 +444,11 @@ def _capture(lang: Language, compiled: Queries, root: Any,
 
 def _type_text(lang: Language, node: Any, data: bytes) -> str:
     """A captured type as a dotted name, through the language's wrappers: the name of
-    ``Partial<Observer<T>>`` is ``Observer``. (The node types named here are TypeScript's:
-    only languages with ``type_wrappers`` get past the first test.)"""
+    ``Partial<Observer<T>>`` is ``Observer``; an array literal or type (``[x]``, ``T[]``) is
+    an ``Array``. (The node types named here are TypeScript's: only languages with
+    ``type_wrappers`` get past the first test.)"""
+    if node.type in ("array", "array_type") and "Array" in lang.builtin_types:
+        return "Array"
     for _ in range(4):
         generic = node.parent
         if not lang.type_wrappers or generic is None or generic.type != "generic_type" \

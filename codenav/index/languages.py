@@ -58,6 +58,9 @@ class Language:
     # container kinds whose instance type is whoever implements them (a Rust trait): a
     # receiver alias there (`Self`) names no node
     implementor_kinds: frozenset[str] = frozenset()
+    # the language's own global types: a receiver of one (`const stack = [x]`, `new Map()`,
+    # `Array.prototype.pop`) is no value of the map's, its member another definition's
+    builtin_types: frozenset[str] = frozenset()
     # node type -> a wrapper (``%s``: the node's text) that makes the code a grammar leaves
     # unparsed parse as code (a C macro's body): its names are references too
     reparse: tuple[tuple[str, str], ...] = ()
@@ -138,6 +141,7 @@ def languages() -> tuple[Language, ...]:
             decorator_suffix=row.get("decorator_suffix", ""),
             implicit_interfaces=bool(row.get("implicit_interfaces", False)),
             type_wrappers=frozenset(row.get("type_wrappers", ())),
+            builtin_types=frozenset(row.get("builtin_types", ())),
             paths=frozenset(row.get("paths", ())),
             subscripts=bool(row.get("subscripts", False)),
             tags=tuple(sorted(row.get("tags", {}).items())),

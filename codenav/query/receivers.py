@@ -63,6 +63,8 @@ def outside_type(reader: MapReader, key: str,
     head, sep, rest = first.partition("::")
     if not sep or not rest:
         return None
+    if head.startswith("O:"):  # a value of the language's own type (`[x].pop()`: Array's)
+        return head[2:]
     steps = rest.split(".")
     node: Node | None
     if head.startswith("N:"):  # a node of a file: the receiver itself
@@ -168,6 +170,8 @@ def _declared(signature: str, name: str, python: bool) -> tuple[str, list[str]] 
     annotation, eq, value = tail.partition("=")
     annotation = annotation.strip()
     if annotation.startswith(":"):
+        if not python and annotation.rstrip().endswith("[]"):
+            return "Array", []  # `elements: E[]`
         words = _NAME.findall(annotation[1:])  # (each a name, no dots: `ns.X` is ns, X)
         for word in words:
             if word in _UNTYPED:

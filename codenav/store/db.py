@@ -44,7 +44,9 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 24  # 24: `x = new C()` types a bare `let x;`; 23: `const self = this`, a
+SCHEMA_VERSION = 25  # 25: a JS/TS value of the language's own type (`[x]`, `new Map()`,
+# `T[]`) keyed O:Array::m, `clone(): this`; 24: `x = new C()` types a bare `let x;`;
+# 23: `const self = this`, a
 # Promise<T> return is a T; 22: no guess of a
 # built-in member name from a variable's name; 21: TS
 # `var x: T`, a variable holding a namespace; 20: a value's

@@ -212,6 +212,10 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (this) @local.type)
+; `const stack = [root]`: an Array (a language's own type: `builtin_types`)
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (array) @local.type)
 ; A local holding what a call returns: the type of the function's declared return.
 (variable_declarator
   name: (identifier) @local.definition

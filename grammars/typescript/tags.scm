@@ -30,6 +30,7 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method
     return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (this_type) @definition.type
    (generic_type name: (_) @definition.type)
    (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))
   @definition.method)

@@ -709,3 +709,29 @@ def test_a_typescript_method_answers_its_own_uses_not_its_family(tmp_path: Path)
         assert kept == [("test/t.ts", 5), ("test/t.ts", 7)], kept
     finally:
         ws.close()
+
+
+def test_values_of_the_languages_own_types_are_no_receivers_of_the_map(tmp_path: Path) -> None:
+    # data-structure-typed (run 20): Deque.pop's answer had 49 unknown receivers, most of
+    # them arrays (`const stack = [root]`, `elements: E[]`, `Array.prototype.pop`), and a
+    # `copy = dq.clone()` whose `clone(): this` made a Deque
+    root = tmp_path / "repo"
+    write_tree(root, {"src/deque.ts": (
+        "export class Deque<E> {\n  protected elements: E[] = [];\n"
+        "  pop(): E | undefined { return undefined; }\n  clone(): this { return this; }\n"
+        "  drain(): void {\n    const stack = [1, 2];\n    stack.pop();\n"
+        "    this.elements.pop();\n    Array.prototype.pop.call(stack);\n"
+        "    const seen = new Map<string, number>();\n    seen.get('a');\n  }\n}\n"
+        "export function t() {\n  const dq = new Deque<number>();\n  const copy = dq.clone();\n"
+        "  copy.pop();\n}\n"),
+        "src/cache.ts": "export class Cache {\n  get(key: string): number { return 1; }\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "Deque.pop", "source": "map"})["data"]
+        assert refs["references"] == {"src/deque.ts": ["17 t | copy.pop();"]}, refs
+        assert refs["unlisted"] == "none unresolved; 3 use(s) of other 'pop' (Array)", refs
+        get = call(ws, "nav_references", {"symbol": "Cache.get", "source": "map"})["data"]
+        assert get["unlisted"] == "none unresolved; 1 use(s) of other 'get' (Map)", get
+    finally:
+        ws.close()
