@@ -37,11 +37,20 @@ def _place(node: Any) -> tuple[Place, Any]:
             return "code", node  # `${x}` in a template, `{x}` in an f-string
         if "comment" in kind:
             return "comment", node
-        if "string" in kind or kind in ("char_literal", "character_literal", "heredoc_body",
-                                         "template_literal", "raw_string"):
+        if _stringy(kind):
+            while node.parent is not None and _stringy(node.parent.type):
+                node = node.parent  # (a string's fragment, to the string)
+            parent = node.parent
+            if parent is not None and ("import" in parent.type or "export" in parent.type):
+                return "code", node  # `from "./types"`: the module an import names
             return "string", node
         node = node.parent
     return "code", node
+
+
+def _stringy(kind: str) -> bool:
+    return "string" in kind or kind in ("char_literal", "character_literal", "heredoc_body",
+                                        "template_literal", "raw_string")
 
 
 def _root(lang: Language, data: bytes, seconds: float = _PARSE_S) -> Any | None:

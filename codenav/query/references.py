@@ -159,7 +159,7 @@ def _map_side(reader: MapReader, node: Node, declaration: bool, files: FileFilte
     calls_of = constructed(node)
     declared: dict[str, list[_Row]] = defaultdict(list)  # other declarations (a setter …)
     for other in declarations:
-        if (other.id != node.id or declaration) and files(other.path):
+        if declaration and files(other.path):  # (a setter, an overload: no use)
             declared[other.path].append((other.name_line, other.name_col, "declaration",
                                          other.parent_id, other.name, None))
     counts = Counter({path: count for path, count in

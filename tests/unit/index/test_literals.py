@@ -61,3 +61,10 @@ def test_the_literal_around_a_position_and_its_lines() -> None:
 def test_the_names_in_code_on_a_line_not_its_keywords() -> None:
     assert names_on_line(_lang(".ts"), TS, 9) == [(10, "job"), (14, "isPaused")]
     assert names_on_line(_lang(".ts"), TS, 4) == []  # commented out
+
+
+def test_the_module_an_import_names_is_code() -> None:
+    # zod (run 21): a text search of a module's name marked its import lines "(string)"
+    lang = _lang(".ts")
+    data = b'import { x } from "./types";\nconst s = "./types";\nexport * from "./types";\n'
+    assert word_places(lang, data, "types", [1, 2, 3]) == {1: "code", 2: "string", 3: "code"}

@@ -751,3 +751,26 @@ def test_comment_places_are_few_whatever_their_count(tmp_path: Path) -> None:
                                 "6 comments src/range.ts:2,3,4,5 +2 more"), refs
     finally:
         ws.close()
+
+
+def test_a_symbols_other_declarations_are_no_uses_of_it(tmp_path: Path) -> None:
+    # zod and dateutil (run 21): `catch`'s overload signatures and `enfold`'s second
+    # definition (one per version branch) were listed among the uses; the agent took them out
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/type.ts": "export class ZodType {\n  catch(value: string): this;\n"
+                       "  catch(value: number): this;\n  catch(value: any) { return this; }\n}\n"
+                       "new ZodType().catch(1);\n",
+        "pkg/common.py": "import sys\n\nif sys.version_info >= (3, 6):\n"
+                         "    def enfold(dt):\n        return dt\nelse:\n"
+                         "    def enfold(dt):\n        return None\n\n\nenfold(1)\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        ts = call(ws, "nav_references", {"symbol": "ZodType.catch", "source": "map"})["data"]
+        assert ts["references"] == {"src/type.ts": ["6 | new ZodType().catch(1);"]}, ts
+        py = call(ws, "nav_references", {"symbol": "enfold", "source": "map"})["data"]
+        assert {path: [row.split(" ", 1)[0] for row in rows]
+                for path, rows in py["references"].items()} == {"pkg/common.py": ["11"]}, py
+    finally:
+        ws.close()
