@@ -229,6 +229,8 @@ class _Captures:
     outward: list[tuple[Any, bool]] = field(default_factory=list)  # (name node, is global)
     # (name node, type node): `queue = new Queue()` assigning a local declared without a type
     assigned: list[tuple[Any, Any]] = field(default_factory=list)
+    # (name node, type node, block): `if (x instanceof C) {…}`: x is a C in the block
+    narrowed: list[tuple[Any, Any, Any]] = field(default_factory=list)
     exports: list[tuple[Any, Any]] = field(default_factory=list)  # (name node, exported as)
     owned: dict[int, Any] = field(default_factory=dict)  # reference start -> @reference.owner
     # reference start -> @reference.receiver: the node naming what it is a member of, when
@@ -259,7 +261,8 @@ class _Roles:
                 kind = name[len("name.reference.") :]
                 return ("ref", kind, name, _priority(kind))
         for name in ("import", "export.name", "doc.module", "local.scope", "local.scope.hidden",
-                     "local.definition", "local.global", "local.nonlocal", "local.assigned"):
+                     "local.definition", "local.global", "local.nonlocal", "local.assigned",
+                     "local.narrowed"):
             if name in caps:
                 return (name, "", name, 0)
         return ("other", "", "", 0)
@@ -421,6 +424,9 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             caps.locals.append((name_node, kind_node[0] if kind_node else None, member))
         elif what == "local.assigned" and found.get("local.type"):
             caps.assigned.append((found["local.assigned"][0], found["local.type"][0]))
+        elif what == "local.narrowed" and found.get("local.type") and found.get("local.narrowing"):
+            caps.narrowed.append((found["local.narrowed"][0], found["local.type"][0],
+                                  found["local.narrowing"][0]))
         elif what == "import":
             caps.imports.append(found)
         elif what == "export.name":
@@ -684,6 +690,9 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         binder.bind_local(_text(node, data), node.start_byte, type_text)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
+    for node, type_node, block in caps.narrowed:  # the block's own binding of the name
+        binder.bind_local(_text(node, data), block.start_byte + 1,
+                          _type_text(binder.lang, type_node, data))
 
     import_keys: dict[int, str | None] = {}
     for found in caps.imports:

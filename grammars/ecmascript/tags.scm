@@ -208,6 +208,12 @@
 (assignment_expression
   left: (identifier) @local.assigned
   right: (new_expression constructor: [(identifier) (member_expression)] @local.type))
+; `if (x instanceof C) { … }`: in that block, x is a C
+(if_statement
+  condition: (parenthesized_expression
+    (binary_expression left: (identifier) @local.narrowed operator: "instanceof"
+                       right: [(identifier) (member_expression)] @local.type))
+  consequence: (statement_block) @local.narrowing)
 ; `const self = this`, `var _this = this`: another name of the receiver
 (variable_declarator
   name: (identifier) @local.definition

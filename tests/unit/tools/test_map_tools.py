@@ -774,3 +774,30 @@ def test_a_symbols_other_declarations_are_no_uses_of_it(tmp_path: Path) -> None:
                 for path, rows in py["references"].items()} == {"pkg/common.py": ["11"]}, py
     finally:
         ws.close()
+
+
+def test_a_receiver_narrowed_by_instanceof_is_of_that_class(tmp_path: Path) -> None:
+    # zod (run 21): `} else if (type instanceof ZodOptional) { … type.unwrap() …`: the
+    # calls were unknown receivers although the check names the class
+    root = tmp_path / "repo"
+    write_tree(root, {"src/z.ts": (
+        "export class ZodType { unwrap(): ZodType { return this; } }\n"
+        "export class ZodOptional extends ZodType { unwrap(): ZodType { return this; } }\n"
+        "export class ZodNullable extends ZodType { unwrap(): ZodType { return this; } }\n"
+        "export function deep(schema: any, type: any): any {\n"
+        "  if (schema instanceof ZodOptional) {\n    return schema.unwrap();\n"
+        "  } else if (type instanceof ZodNullable) {\n    return type.unwrap();\n  }\n"
+        "  return schema.unwrap();\n}\n")})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "ZodOptional.unwrap", "source": "map"})
+        data = refs["data"]
+        assert data["references"] == {"src/z.ts": ["6 deep | return schema.unwrap();"]}, data
+        # (outside the block, `schema: any` is no ZodOptional: still unknown)
+        assert data["unresolved"] == {"src/z.ts": ["10 deep | return schema.unwrap();"]}, data
+        other = call(ws, "nav_references", {"symbol": "ZodNullable.unwrap",
+                                            "source": "map"})["data"]
+        assert other["references"] == {"src/z.ts": ["8 deep | return type.unwrap();"]}, other
+    finally:
+        ws.close()
