@@ -194,6 +194,14 @@ class Binder:
         if first is None or start < first[0]:
             self._first_local[scope] = (start, name)
 
+    def narrow(self, name: str, start: int, block: int, type_text: str) -> None:
+        """``if (x instanceof C) {…}``: in the block (starting at byte ``block``), a local or
+        parameter ``x`` is a C. A module's variable or an import keeps its one binding (a
+        local in the block would take its uses from it)."""
+        binding, _ = self._lookup(name, self.scope_at(start))
+        if binding is not None and binding[0] == "local":
+            self.bind_local(name, block, type_text)
+
     def assign(self, name: str, start: int, type_text: str) -> None:
         """``name = new C(…)`` where ``name`` is a variable or local bound without a type
         (``let queue;`` in a test's ``describe``, assigned in its ``beforeEach``): it is a C —

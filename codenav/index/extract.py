@@ -690,9 +690,9 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         binder.bind_local(_text(node, data), node.start_byte, type_text)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
-    for node, type_node, block in caps.narrowed:  # the block's own binding of the name
-        binder.bind_local(_text(node, data), block.start_byte + 1,
-                          _type_text(binder.lang, type_node, data))
+    for node, type_node, block in caps.narrowed:
+        binder.narrow(_text(node, data), node.start_byte, block.start_byte + 1,
+                      _type_text(binder.lang, type_node, data))
 
     import_keys: dict[int, str | None] = {}
     for found in caps.imports:

@@ -15,7 +15,7 @@ from codenav.index.languages import Language
 from codenav.positions import LineIndex, lone_cr_as_lf
 from codenav.words import word_pattern
 
-__all__ = ["Place", "literal_at", "names_on_line", "word_places"]
+__all__ = ["Place", "literal_at", "names_on_line", "parsed", "word_places"]
 
 Place = Literal["comment", "string", "code"]
 
@@ -53,6 +53,11 @@ def _stringy(kind: str) -> bool:
                                         "template_literal", "raw_string")
 
 
+def parsed(lang: Language, data: bytes) -> Any | None:
+    """``data``'s tree root, for several questions about one file (None: not in time)."""
+    return _root(lang, lone_cr_as_lf(data))
+
+
 def _root(lang: Language, data: bytes, seconds: float = _PARSE_S) -> Any | None:
     try:
         return parse_tree(lang, data, min(seconds, _PARSE_S)).root_node
@@ -76,11 +81,11 @@ def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
     out: dict[int, Place] = {}
     for line in sorted(set(lines)):
         start = index.line_start(line - 1)
-        text = index.line_bytes(line - 1).decode("utf-8", "replace")
+        text = index.line_bytes(line - 1).decode("utf-8", "surrogateescape")
         found: set[Place] = set()
         for match in pattern.finditer(text):
-            begin = start + len(text[: match.start()].encode())
-            end = begin + len(match.group().encode())
+            begin = start + len(text[: match.start()].encode("utf-8", "surrogateescape"))
+            end = begin + len(match.group().encode("utf-8", "surrogateescape"))
             found.add(_place(root.descendant_for_byte_range(begin, end))[0])
         if found:
             out[line] = ("comment" if found == {"comment"} else
@@ -88,12 +93,13 @@ def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
     return out
 
 
-def literal_at(lang: Language, data: bytes, line: int, col: int
+def literal_at(lang: Language, data: bytes, line: int, col: int, root: Any = None
                ) -> tuple[Literal["comment", "string"], int, int] | None:
     """The comment or string literal covering 1-based (``line``, UTF-16 ``col``), and the
-    lines it spans; None in code (or when the file cannot be parsed in time)."""
+    lines it spans; None in code (or when the file cannot be parsed in time). ``root``: the
+    file's tree, when parsed already."""
     data = lone_cr_as_lf(data)
-    root = _root(lang, data)
+    root = root if root is not None else _root(lang, data)
     if root is None:
         return None
     offset = LineIndex(data).offset(line, col)
@@ -106,20 +112,22 @@ def literal_at(lang: Language, data: bytes, line: int, col: int
 _NAME = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
 
 
-def names_on_line(lang: Language, data: bytes, line: int) -> list[tuple[int, str]]:
+def names_on_line(lang: Language, data: bytes, line: int,
+                  root: Any = None) -> list[tuple[int, str]]:
     """The names written in code on 1-based ``line`` (no keyword, nothing in a comment or a
     string), each with the UTF-16 column it starts at."""
     data = lone_cr_as_lf(data)
-    root = _root(lang, data)
+    root = root if root is not None else _root(lang, data)
     if root is None:
         return []
     index = LineIndex(data)
     start = index.line_start(line - 1)
-    text = index.line_bytes(line - 1).decode("utf-8", "replace")
+    text = index.line_bytes(line - 1).decode("utf-8", "surrogateescape")
     out = []
     for match in _NAME.finditer(text):
-        begin = start + len(text[: match.start()].encode())
-        node = root.descendant_for_byte_range(begin, begin + len(match.group().encode()))
+        begin = start + len(text[: match.start()].encode("utf-8", "surrogateescape"))
+        node = root.descendant_for_byte_range(
+            begin, begin + len(match.group().encode("utf-8", "surrogateescape")))
         if node is not None and (node.type in lang.identifiers or
                                  node.type.endswith("identifier")):
             out.append((index.col(line - 1, begin - start), match.group()))

@@ -23,7 +23,7 @@ from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.extract import identifier_at
 from codenav.index.languages import by_code, by_extension, family, language_of
-from codenav.index.literals import literal_at, names_on_line
+from codenav.index.literals import literal_at, names_on_line, parsed
 from codenav.index.overloads import parameter_types
 from codenav.model import CALLABLE_KINDS
 from codenav.paths import relative_path, require_nameable, require_relative
@@ -391,12 +391,14 @@ def _no_identifier(ws: Workspace, path: str, line: int, col: int) -> str:
     lang = language_of(path, data) if data is not None else None
     if data is None or lang is None:
         return at
-    literal = literal_at(lang, data, line, col)
+    root = parsed(lang, data)  # (one parse for both questions)
+    literal = literal_at(lang, data, line, col, root) if root is not None else None
     if literal is not None:
         what, first, last = literal
         return f"{at}: it is inside a {what} (" + (
             f"line {first})" if first == last else f"lines {first}-{last})")
-    names = [f"{start} {name}" for start, name in names_on_line(lang, data, line)]
+    names = [f"{start} {name}" for start, name in
+             (names_on_line(lang, data, line, root) if root is not None else [])]
     if not names:
         return f"{at} (no name in code on that line)"
     more = ", …" if len(names) > _MAX_NAMES else ""

@@ -265,7 +265,9 @@ def aliases_of(reader: MapReader, node: Node) -> list[Node]:
     out = []
     for alias in reader.assigned_from([node.id], scope):
         found = _ALIAS.match(alias.signature)
-        if alias.id != node.id and found and found.group(1, 2) == (alias.name, node.name):
+        if alias.id != node.id and found and found.group(1, 2) == (alias.name, node.name) \
+                and len(reader.family(alias)) == 1 and not reader.rebound(alias):
+            # (a name assigned again, `default = str`, is no other name of the definition)
             out.append(alias)
     return out
 

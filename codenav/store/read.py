@@ -247,6 +247,14 @@ class MapReader:
             "('variable', 'constant', 'field', 'attribute') AND (p.qname = '' OR p.id = ?))",
             (json.dumps(list(targets)), scope), "ORDER BY n.id")
 
+    def rebound(self, node: Node) -> bool:
+        """Whether ``node``'s name is written again where it is declared, at its column on a
+        later line (``default = Length`` then ``default = str``: a reassignment)."""
+        return self.conn.execute(
+            "SELECT 1 FROM refs WHERE file_id = ? AND target_id = ? AND kind = 'name' AND "
+            "col = ? AND line != ? LIMIT 1",
+            (node.file_id, node.id, node.name_col, node.name_line)).fetchone() is not None
+
     def compiled_out(self, nodes: Sequence[Node]) -> set[int]:
         """The ids of those of ``nodes`` declared in lines the preprocessor compiles out
         (``regions`` decided inactive)."""

@@ -47,7 +47,8 @@ CREATE TABLE nodes (
     type_key     TEXT,                   -- a variable's or field's class, as a key
     hub          REAL NOT NULL DEFAULT 0
 );
-CREATE INDEX nodes_file ON nodes(file_id);
+-- with name_line: the definition declared on a line (an alias's, `length = Length`)
+CREATE INDEX nodes_file ON nodes(file_id, name_line);
 -- with hub: exact-name search reads the best first, no sort
 CREATE INDEX nodes_name ON nodes(name, hub);
 CREATE INDEX nodes_parent ON nodes(parent_id, name);

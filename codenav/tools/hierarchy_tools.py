@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from codenav.envelope import EVERY, Answer, Cut, Page
+from codenav.model import CALLABLE_KINDS
 from codenav.query.hierarchy import (
     Call,
     TypeEntry,
@@ -122,8 +123,10 @@ async def _calls_of(ws: Workspace, reader: MapReader, located: Located,
                         capability="call_hierarchy_provider", wide=True)
     notes = fallback_notes(ws, live.fallback)
     node = located.node
+    # (a property's readers call its getter: the map's `b.size` is no call, but it runs one)
     server = live.result if not live.answered or node is None or \
-        params.direction != "incoming" else calls_only(reader, node, live.result)
+        params.direction != "incoming" or params.source == "lsp" or \
+        node.kind not in CALLABLE_KINDS else calls_only(reader, node, live.result)
     if live.answered and (node is None or params.source == "lsp"):
         return server, "lsp", notes
     if live.answered and node is not None:  # the server's calls, and the map's it missed

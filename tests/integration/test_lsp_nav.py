@@ -579,3 +579,23 @@ def test_a_hover_keeps_the_parameters_as_written(tmp_path: Path) -> None:
         assert "declared" not in send, send
     finally:
         ws.close()
+
+
+def test_a_propertys_readers_stay_its_callers(tmp_path: Path) -> None:
+    # (the review of the change: the map reads `b.size` as a use, no call, and the filter of
+    # a server's callers dropped every reader of a property — each one runs its getter)
+    root = write_tree(tmp_path / "repo", {
+        "pkg/__init__.py": "",
+        "pkg/box.py": ("class Box:\n    @property\n    def size(self) -> int:\n        return 1\n\n\n"
+                       "def report(b: Box) -> int:\n    return b.size\n"),
+    })
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "py", {"ready"})
+        calls = call(ws, "nav_call_hierarchy", {"symbol": "Box.size", "direction": "incoming"})
+        assert calls["data"]["source"].startswith("lsp"), calls
+        assert any("report" in row for row in calls["data"]["calls"]), calls
+    finally:
+        ws.close()

@@ -582,9 +582,10 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
     write_tree(root, {
         "pkg/validators.py": "class Length:\n    def replace_with(self):\n        pass\n"
                              "    replaceWith = replace_with  # BS3\n\n\nlength = Length\n"
-                             "size = Length(3)\n",
+                             "size = Length(3)\ndefault = Length\ndefault = str\n",
         "tests/test_v.py": "from pkg.validators import length, Length\n\n"
-                           "v = length(2)\nw = Length(1)\nw.replaceWith()\n",
+                           "v = length(2)\nw = Length(1)\nw.replaceWith()\n"
+                           "from pkg.validators import default\n\ndefault(5)\n",
         "src/rect.ts": "class _Rect {}\nexport const Rect = _Rect;\n"
                        "export const made = new _Rect();\n",
         "src/use.ts": 'import { Rect } from "./rect";\nconst r = new Rect();\n'})
@@ -592,9 +593,10 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
     ws = Workspace(root)
     try:
         refs = call(ws, "nav_references", {"symbol": "Length", "source": "map"})["data"]
+        # (`default` is assigned again: no other name of Length, its calls not Length's)
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in refs["references"].items()} == {
-            "pkg/validators.py": ["7", "8"], "tests/test_v.py": ["1", "3", "4"]}, refs
+            "pkg/validators.py": ["7", "8", "9"], "tests/test_v.py": ["1", "3", "4"]}, refs
         assert refs["unlisted"].startswith("none"), refs
         # bs4 (run 20): a class's `replaceWith = replace_with`, called as `replaceWith(…)`
         method = call(ws, "nav_references", {"symbol": "Length.replace_with",
@@ -799,5 +801,23 @@ def test_a_receiver_narrowed_by_instanceof_is_of_that_class(tmp_path: Path) -> N
         other = call(ws, "nav_references", {"symbol": "ZodNullable.unwrap",
                                             "source": "map"})["data"]
         assert other["references"] == {"src/z.ts": ["8 deep | return type.unwrap();"]}, other
+    finally:
+        ws.close()
+
+
+def test_a_module_variable_checked_by_instanceof_keeps_its_uses(tmp_path: Path) -> None:
+    # (the review of the change: a block's narrowed local took a module variable's uses and
+    # the answer said it was complete)
+    root = tmp_path / "repo"
+    write_tree(root, {"src/a.ts": (
+        "export class Leaf { leafy(): void {} }\nexport let current: Leaf | undefined;\n"
+        "export function f(): void {\n  if (current instanceof Leaf) {\n"
+        "    current.leafy();\n    console.log(current);\n  }\n}\n")})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "current", "source": "map"})["data"]
+        assert [row.split(" ", 1)[0] for row in refs["references"]["src/a.ts"]] == \
+            ["4", "5", "6"], refs
     finally:
         ws.close()
