@@ -68,3 +68,11 @@ def test_the_module_an_import_names_is_code() -> None:
     lang = _lang(".ts")
     data = b'import { x } from "./types";\nconst s = "./types";\nexport * from "./types";\n'
     assert word_places(lang, data, "types", [1, 2, 3]) == {1: "code", 2: "string", 3: "code"}
+
+
+def test_places_in_a_file_that_is_not_utf8() -> None:
+    # (the review: each invalid byte decoded as U+FFFD, three bytes, moved later offsets)
+    lang = _lang(".py")
+    data = b's = "\xe9\xe9\xe9\xe9"  # foo\nx = "\xe9\xe9"; foo(bar)\n'
+    assert word_places(lang, data, "foo", [1, 2]) == {1: "comment", 2: "code"}
+    assert names_on_line(lang, data, 2) == [(1, "x"), (11, "foo"), (15, "bar")]
