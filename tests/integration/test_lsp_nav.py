@@ -586,8 +586,8 @@ def test_a_propertys_readers_stay_its_callers(tmp_path: Path) -> None:
     # a server's callers dropped every reader of a property — each one runs its getter)
     root = write_tree(tmp_path / "repo", {
         "pkg/__init__.py": "",
-        "pkg/box.py": ("class Box:\n    @property\n    def size(self) -> int:\n        return 1\n\n\n"
-                       "def report(b: Box) -> int:\n    return b.size\n"),
+        "pkg/box.py": ("class Box:\n    @property\n    def size(self) -> int:\n"
+                       "        return 1\n\n\ndef report(b: Box) -> int:\n    return b.size\n"),
     })
     index_tree(root)
     ws = Workspace(root, lsp="auto")
