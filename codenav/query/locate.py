@@ -421,7 +421,8 @@ def declarations_of(reader: MapReader, node: Node, family: bool = True) -> list[
     setter) and, with ``family`` where the language's references say so (TypeScript: what a
     rename must change too), the members it overrides or implements and those overriding
     it."""
-    found = reader.family(node)
+    # (a class's static and instance members of one name are two: planck's `Vec2.add`)
+    found = [other for other in reader.family(node) if _static(other) == _static(node)]
     lang = by_code(node.lang)
     if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
         found = [other for other in found
@@ -436,6 +437,11 @@ def declarations_of(reader: MapReader, node: Node, family: bool = True) -> list[
         found += [other for other in reader.related_members(node)
                   if other.kind in MEMBER_KINDS]
     return found
+
+
+def _static(node: Node) -> bool:
+    """Whether a member is declared ``static`` (in the languages that write it first)."""
+    return node.signature.lstrip().startswith("static ")
 
 
 def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:

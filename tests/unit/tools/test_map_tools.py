@@ -821,3 +821,23 @@ def test_a_module_variable_checked_by_instanceof_keeps_its_uses(tmp_path: Path) 
             ["4", "5", "6"], refs
     finally:
         ws.close()
+
+
+def test_a_static_and_an_instance_method_of_one_name_are_two_symbols(tmp_path: Path) -> None:
+    # planck.js (run 22): Vec2's instance `add(w)` answered its 41 static `Vec2.add(a, b)`
+    # calls too (namesakes in one class were one symbol, as a getter and its setter are)
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/v.ts": "export class Vec2 {\n  add(w: Vec2): Vec2 { return this; }\n"
+                    "  static add(v: Vec2, w: Vec2): Vec2 { return v; }\n}\n",
+        "src/use.ts": "import { Vec2 } from './v';\nexport function g(a: Vec2, b: Vec2) {\n"
+                      "  Vec2.add(a, b);\n  a.add(b);\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        own = call(ws, "nav_references", {"id": "ts:src/v.ts#Vec2.add", "source": "map"})
+        assert own["data"]["references"] == {"src/use.ts": ["4 g | a.add(b);"]}, own
+        static = call(ws, "nav_references", {"id": "ts:src/v.ts#Vec2.add~2", "source": "map"})
+        assert static["data"]["references"] == {"src/use.ts": ["3 g | Vec2.add(a, b);"]}, static
+    finally:
+        ws.close()
