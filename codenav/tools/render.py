@@ -278,10 +278,11 @@ _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
 # reader to grep for them), else this many; the unresolved are listed under their own key.
 _PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declared": 5,
            "comment": 4, "string": 4, "no use": 8, "not call": 6, "not inheritance": 6}
-# Categories whose places are few whatever their count: no use of the name, told by the
-# file's parse (an agent does not open them: run 20's 31 comment and string places of
-# `Range` cost 1 KB of a 3.5 KB answer)
+# Categories whose places are listed whole only up to a dozen: no use of the name, told by
+# the file's parse (run 20's 31 comment and string places of `Range` cost 1 KB of a 3.5 KB
+# answer; run 22's "+2 more" of 6 strings sent an agent to grep for them)
 _FEW = frozenset({"comment", "string"})
+_FEW_WHOLE = 12
 
 
 # How a line a text check shows is marked: what it is, when it is no use of the name.
@@ -317,8 +318,8 @@ def text_line(check: TextCheck) -> str:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
         limit = _PLACES.get(category, 6)
-        shown = places if limit and count <= MAX_PLACES and category not in _FEW \
-            else places[:limit]
+        whole = _FEW_WHOLE if category in _FEW else MAX_PLACES
+        shown = places if limit and count <= whole else places[:limit]
         where = " " + _places(shown, count) if shown else ""
         parts.append(f"{count} {label}{where}")
     more = " (the search stopped at its bound)" if check.partial else ""
