@@ -44,7 +44,8 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 27  # 27: nodes_file by line too; 26: `if (x instanceof C)` narrows a
+SCHEMA_VERSION = 28  # 28: a module object's functions (`X = { f() {} }`); 27: nodes_file
+# by line too; 26: `if (x instanceof C)` narrows a
 # local in its block; 25: a JS/TS value
 # of the language's own type (`[x]`, `new Map()`,
 # `T[]`) keyed O:Array::m, `clone(): this`; 24: `x = new C()` types a bare `let x;`;

@@ -73,6 +73,23 @@
               [(arrow_function) (function_expression) (generator_function)])))]
   @definition.function)
 
+; A module's object of functions (`export const NumberUtils = { getInt32LE(…) {…}, f: () => … }`,
+; js-bson): each is a function of the constant (`NumberUtils.getInt32LE`); only at the top
+; of a module, where the object is the module's API, not a callback's options.
+(program
+  [(lexical_declaration (variable_declarator value: (object
+     [(method_definition name: (property_identifier) @name.definition.function)
+      (pair key: (property_identifier) @name.definition.function
+            value: [(arrow_function) (function_expression)])] @definition.function)))
+   (variable_declaration (variable_declarator value: (object
+     [(method_definition name: (property_identifier) @name.definition.function)
+      (pair key: (property_identifier) @name.definition.function
+            value: [(arrow_function) (function_expression)])] @definition.function)))
+   (export_statement declaration: (lexical_declaration (variable_declarator value: (object
+     [(method_definition name: (property_identifier) @name.definition.function)
+      (pair key: (property_identifier) @name.definition.function
+            value: [(arrow_function) (function_expression)])] @definition.function))))])
+
 ; `this.x = …` in a method: a field of its class (the receiver is the keyword `this`).
 (assignment_expression
   left: (member_expression

@@ -841,3 +841,33 @@ def test_a_static_and_an_instance_method_of_one_name_are_two_symbols(tmp_path: P
         assert static["data"]["references"] == {"src/use.ts": ["3 g | Vec2.add(a, b);"]}, static
     finally:
         ws.close()
+
+
+def test_the_functions_of_a_modules_object_are_its_definitions(tmp_path: Path) -> None:
+    # js-bson (run 23): `export const NumberUtils = { getInt32LE(…) {…} }` held no
+    # definition: NumberUtils.getInt32LE was SYMBOL_NOT_FOUND and its callers came back empty
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/nu.ts": "export const NumberUtils = {\n"
+                     "  getInt32LE(source: Uint8Array, offset: number): number {\n"
+                     "    return source[offset];\n  },\n"
+                     "  setInt32LE: (dest: Uint8Array, value: number): number => 4\n};\n"
+                     "export function other() {\n  const opts = { next() { return 1; } };\n"
+                     "  return opts.next();\n}\n",
+        "src/use.ts": "import { NumberUtils } from './nu';\n"
+                      "export function readIt(b: Uint8Array) {\n"
+                      "  return NumberUtils.getInt32LE(b, 0) + NumberUtils.setInt32LE(b, 1);\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        refs = call(ws, "nav_references", {"symbol": "NumberUtils.getInt32LE",
+                                           "source": "map"})["data"]
+        assert list(refs["references"]) == ["src/use.ts"], refs
+        calls = call(ws, "nav_call_hierarchy", {"symbol": "NumberUtils.setInt32LE",
+                                                "direction": "incoming", "source": "map"})
+        assert calls["data"]["calls"] == ["src/use.ts#readIt 2 at:3"], calls
+        # (a callback's options object inside a function holds no definitions)
+        found = call(ws, "map_search", {"query": "next", "exact": True})["data"]
+        assert found["results"] == [], found
+    finally:
+        ws.close()
