@@ -27,7 +27,7 @@ from codenav.model import CALLABLE_KINDS, Definition, Import, Problem, RefRow, n
 from codenav.positions import LineIndex, lone_cr_as_lf, utf16_len
 
 __all__ = ["PARSE_DEADLINE_S", "Extraction", "ParseTimeout", "extract", "identifier_at",
-           "parse_tree"]
+           "is_identifier", "parse_tree"]
 
 # Bounds per file (notes/RELIABILITY-AND-PERF.md P1). A file's whole extraction — every parse
 # (error recovery included), queries, binding and reference collection — shares one budget;
@@ -368,6 +368,12 @@ def parse_tree(lang: Language, data: bytes, seconds: float | None = None) -> Any
     return _Deadlined(Parser(queries(lang).parser.language), limit).parse(data)
 
 
+def is_identifier(lang: Language, node: Any) -> bool:
+    """Whether a tree node is a name of any kind the grammar has (a property's, a field's, a
+    type's), not only those the language's references are made of."""
+    return node.type in lang.identifiers or node.type.endswith("identifier")
+
+
 def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str, int] | None:
     """The identifier covering 1-based (line, UTF-16 col), and the column it starts at: a
     name of any kind the grammar has (a property's, a field's, a type's)."""
@@ -378,7 +384,7 @@ def identifier_at(lang: Language, data: bytes, line: int, col: int) -> tuple[str
         node = parse_tree(lang, data).root_node.descendant_for_byte_range(offset, offset)
     except ParseTimeout:
         return None
-    if node is None or not (node.type in lang.identifiers or node.type.endswith("identifier")):
+    if node is None or not is_identifier(lang, node):
         return None
     row, byte_col = node.start_point
     return _text(node, data), index.col(row, byte_col)

@@ -7,10 +7,10 @@ not (bullmq's tests/job.test.ts:1505 ``return job.isPaused();`` is a commented-o
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any, Literal
 
-from codenav.index.extract import ParseTimeout, parse_tree
+from codenav.index.extract import ParseTimeout, is_identifier, parse_tree
 from codenav.index.languages import Language
 from codenav.positions import LineIndex, lone_cr_as_lf
 from codenav.words import word_pattern
@@ -80,13 +80,8 @@ def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
     pattern = word_pattern(word) if isinstance(word, str) else word
     out: dict[int, Place] = {}
     for line in sorted(set(lines)):
-        start = index.line_start(line - 1)
-        text = index.line_bytes(line - 1).decode("utf-8", "surrogateescape")
-        found: set[Place] = set()
-        for match in pattern.finditer(text):
-            begin = start + len(text[: match.start()].encode("utf-8", "surrogateescape"))
-            end = begin + len(match.group().encode("utf-8", "surrogateescape"))
-            found.add(_place(root.descendant_for_byte_range(begin, end))[0])
+        found: set[Place] = {_place(root.descendant_for_byte_range(begin, end))[0]
+                             for begin, end, _ in _matches(index, line, pattern)}
         if found:
             out[line] = ("comment" if found == {"comment"} else
                          "string" if "code" not in found else "code")
@@ -122,13 +117,20 @@ def names_on_line(lang: Language, data: bytes, line: int,
         return []
     index = LineIndex(data)
     start = index.line_start(line - 1)
-    text = index.line_bytes(line - 1).decode("utf-8", "surrogateescape")
     out = []
-    for match in _NAME.finditer(text):
-        begin = start + len(text[: match.start()].encode("utf-8", "surrogateescape"))
-        node = root.descendant_for_byte_range(
-            begin, begin + len(match.group().encode("utf-8", "surrogateescape")))
-        if node is not None and (node.type in lang.identifiers or
-                                 node.type.endswith("identifier")):
-            out.append((index.col(line - 1, begin - start), match.group()))
+    for begin, end, name in _matches(index, line, _NAME):
+        node = root.descendant_for_byte_range(begin, end)
+        if node is not None and is_identifier(lang, node):
+            out.append((index.col(line - 1, begin - start), name))
     return out
+
+
+def _matches(index: LineIndex, line: int, pattern: re.Pattern[str]
+             ) -> Iterator[tuple[int, int, str]]:
+    """What ``pattern`` matches on 1-based ``line``, as (start byte, end byte, text) in the
+    file: byte-exact whatever the line's encoding (undecodable bytes kept as themselves)."""
+    start = index.line_start(line - 1)
+    text = index.line_bytes(line - 1).decode("utf-8", "surrogateescape")
+    for match in pattern.finditer(text):
+        begin = start + len(text[: match.start()].encode("utf-8", "surrogateescape"))
+        yield begin, begin + len(match.group().encode("utf-8", "surrogateescape")), match.group()

@@ -411,6 +411,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     own = {(node.path, node.name_line) for node in nodes}  # (the definition: no news)
     for word, page in ((name, found), *aliases):
         at = _refs_at(reader, word, {hit.path for hit in page.hits})
+        pattern = word_pattern(word)
         beyond += page.total - len(page.hits)
         partial = partial or page.partial
         for hit in page.hits:
@@ -420,7 +421,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
             seen.add(place)
             if place in own and place not in listed:
                 continue  # its own line, set aside
-            found_at = word_pattern(word).search(hit.code)
+            found_at = pattern.search(hit.code)
             code_at[place] = excerpt(hit.code, found_at.start() if found_at else None,
                                      SHOWN_WIDTH)
             refs = at.get(place, [])
@@ -673,15 +674,11 @@ def own_places(reader: MapReader, node: Node, places: list[ServerPlace]) -> list
         return places
     declared = {(other.path, other.name_line) for other in
                 reader.nodes_by_id(others).values()}
-    files: dict[str, int | None] = {}
+    at = _MapAt(reader)
     out = []
     for where in places:
         if not where.external:
-            if where.path not in files:
-                stat = reader.file(where.path)
-                files[where.path] = stat.id if stat is not None else None
-            file_id = files[where.path]
-            hit = reader.ref_at(file_id, where.line, where.col) if file_id is not None else None
+            hit = at.ref(where)
             if (hit is not None and hit[3] in others) or \
                     (hit is None and (where.path, where.line) in declared):
                 continue
@@ -714,22 +711,37 @@ def _only_mapped(row: _Row) -> _Row:
     return (*row[:5], row[5] or MAP_ONLY)
 
 
+class _MapAt:
+    """The map's reference where a server named a place (``ref_at``), each file's id read
+    once for all of an answer's places."""
+
+    def __init__(self, reader: MapReader) -> None:
+        self.reader = reader
+        self._ids: dict[str, int | None] = {}
+
+    def file_id(self, path: str) -> int | None:
+        if path not in self._ids:
+            stat = self.reader.file(path)
+            self._ids[path] = stat.id if stat is not None else None
+        return self._ids[path]
+
+    def ref(self, where: ServerPlace) -> tuple[str, str, int, int | None, str | None] | None:
+        file_id = self.file_id(where.path)
+        return None if file_id is None else self.reader.ref_at(file_id, where.line, where.col)
+
+
 def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilter,
                   all_of_them: bool) -> set[tuple[str, int]]:
     """(path, line) of the server's references an answer lists, on any page: every one
     (``all_of_them``: the server's answer alone, or with the declarations), else without
     Python's ``__all__`` strings (``merged_references``)."""
     listed: set[tuple[str, int]] = set()
-    stats: dict[str, int | None] = {}
+    at = _MapAt(reader)
     for where in places:
         if where.external or not files(where.path):
             continue
         if not all_of_them and _all_entry(where.path, "export"):  # (a Python file)
-            if where.path not in stats:
-                stat = reader.file(where.path)
-                stats[where.path] = stat.id if stat is not None else None
-            file_id = stats[where.path]
-            hit = reader.ref_at(file_id, where.line, where.col) if file_id is not None else None
+            hit = at.ref(where)
             if hit is not None and _all_entry(where.path, hit[1]):
                 continue
         listed.add((where.path, where.line))
@@ -750,20 +762,18 @@ def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
     ``declaration``, no Python ``__all__`` strings (names listed, not used: as the map's)."""
     by_file: dict[str, dict[tuple[int, int], _Row]] = defaultdict(dict)
     external = 0
-    stats = {}
+    at = _MapAt(reader)
     for where in places:
         if where.external:
             external += 1
             continue
         if not files(where.path):
             continue
-        if where.path not in stats:
-            stats[where.path] = reader.file(where.path)
-        stat = stats[where.path]
-        hit = reader.ref_at(stat.id, where.line, where.col) if stat is not None else None
+        file_id = at.file_id(where.path)
+        hit = at.ref(where)
         scope = None
-        if stat is not None:
-            around = reader.enclosing(stat.id, where.line)
+        if file_id is not None:
+            around = reader.enclosing(file_id, where.line)
             scope = around.id if around is not None else None
         kind = hit[1] if hit else "reference"
         if not declaration and _all_entry(where.path, kind):
