@@ -8,8 +8,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,8 @@ import pytest
 
 if TYPE_CHECKING:
     from mcp import ClientSession
+
+    from codenav.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -103,6 +105,21 @@ def render_links(root: Path) -> str:
         out.append(f"{path}:{line}:{col} {name} ({kind}) -> {means}")
     conn.close()
     return "\n".join(out) + "\n"
+
+
+@contextmanager
+def mapped(tmp_path: Path, files: dict[str, str | bytes]) -> Iterator[Workspace]:
+    """A workspace over ``files`` written under ``tmp_path/repo`` and mapped, closed after."""
+    from codenav.index.pipeline import index_tree
+    from codenav.workspace import Workspace
+
+    root = write_tree(tmp_path / "repo", files)
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        yield ws
+    finally:
+        ws.close()
 
 
 def indexed_repo(name: str, tmp_path: Path) -> Path:

@@ -19,7 +19,7 @@ from codenav.query.references import own_places
 from codenav.tools.dispatch import call_tool
 from codenav.tools.rows import parse_node_row
 from codenav.workspace import Workspace
-from tests.conftest import FIXTURES, check_golden, write_tree
+from tests.conftest import FIXTURES, check_golden, mapped, write_tree
 
 SHOP = FIXTURES / "repos" / "shop"
 
@@ -367,13 +367,9 @@ def test_a_hover_of_an_overloaded_function_lists_every_declaration(tmp_path: Pat
 def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path: Path) -> None:
     # ioredis (run 15): `fileFilter: "!examples/"` was taken as a folder named "!examples",
     # answered nothing and said nothing was left out
-    root = tmp_path / "repo"
-    write_tree(root, {"src/core.py": "def helper():\n    return 1\n",
-                      "src/use.py": "from src.core import helper\n\nhelper()\n",
-                      "examples/demo.py": "from src.core import helper\n\nhelper()\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+    with mapped(tmp_path, {"src/core.py": "def helper():\n    return 1\n",
+                           "src/use.py": "from src.core import helper\n\nhelper()\n",
+                           "examples/demo.py": "from src.core import helper\n\nhelper()\n"}) as ws:
         kept = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "!examples/"})
         assert sorted(kept["data"]["references"]) == ["src/use.py"], kept
         only = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "examples/"})
@@ -395,16 +391,13 @@ def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path
         assert len(named["data"]["results"]) == 1, named
         empty = call(ws, "nav_references", {"symbol": "helper", "fileFilter": "src/,,"})
         assert empty["error"]["code"] == "BAD_ARGS", empty
-    finally:
-        ws.close()
 
 
 def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path: Path) -> None:
     # ioredis (run 15): genDebugFunction is used only as `Debug`/`debug` (a default export
     # imported under those names); the check searched 'genDebugFunction' alone ("0 listed")
     # and the agent grepped both names to trust the 29 rows
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "lib/debug.ts": "export default function genDebugFunction(name: string) {\n"
                         "  return name;\n}\n",
         "lib/a.ts": 'import Debug from "./debug";\n\n// Debug helpers\n'
@@ -413,17 +406,12 @@ def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path:
                      'describe("debug", () => {});\n',
         # (`default` is the export's slot, no name: its lines are not searched for it)
         "lib/index.ts": 'export { default as gen } from "./debug";\n'
-                        'export { default as other } from "./a";\n'})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                        'export { default as other } from "./a";\n'}) as ws:
         refs = call(ws, "nav_references", {"symbol": "genDebugFunction"})["data"]
         assert refs["total"] == 5, refs
         assert refs["text"] == (
             "6 line(s) hold the word or a name it is imported as (Debug, debug) besides its "
             "definition: 4 listed; 1 comments lib/a.ts:3; 1 in strings test/t.ts:4"), refs
-    finally:
-        ws.close()
 
 
 def test_an_unattributed_use_that_is_not_a_call_is_said_so(tmp_path: Path) -> None:
@@ -523,37 +511,27 @@ def test_a_declaration_on_a_line_with_a_use_is_one_row_and_one_in_the_total(
 def test_importers_of_a_module_are_files_of_its_language(tmp_path: Path) -> None:
     # bullmq (run 18): 35 C# files of its dotnet/ port (`using System;`: a namespace, a
     # wildcard the map cannot read a module from) were listed among a TS module's importers
-    root = tmp_path / "repo"
-    write_tree(root, {"src/queue-keys.ts": "export class QueueKeys {}\n",
-                      "src/queue.ts": 'import { QueueKeys } from "./queue-keys";\n'
-                                      "export const k = new QueueKeys();\n",
-                      "dotnet/Queue.cs": "using System;\nnamespace B { class Q {} }\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+    with mapped(tmp_path, {"src/queue-keys.ts": "export class QueueKeys {}\n",
+                           "src/queue.ts": 'import { QueueKeys } from "./queue-keys";\n'
+                                           "export const k = new QueueKeys();\n",
+                           "dotnet/Queue.cs": "using System;\nnamespace B { class Q {} }\n"}) as ws:
         found = call(ws, "map_neighbors", {"id": "ts:src/queue-keys.ts",
                                            "edgeKinds": ["imports"], "direction": "in"})
         assert [row.split(" ")[0] for row in found["data"]["neighbors"]] == \
             ["src/queue.ts"], found
-    finally:
-        ws.close()
 
 
 def test_lines_of_a_commented_out_block_are_said_to_be_comments(tmp_path: Path) -> None:
     # bullmq (run 18): `return job.isPaused();` inside a /* … */ test was counted under
     # "local names/docstrings", the text search showed it as code, and a hover there said
     # "no identifier": 14 calls to learn the line was commented out
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/queue.ts": "export class Queue {\n  isPaused(): boolean {\n    return false;\n"
                         "  }\n}\n",
         "test/q.test.ts": 'import { Queue } from "../src/queue";\n'
                           "const queue = new Queue();\nqueue.isPaused();\n"
                           "/*\nit('x', () => {\n  return queue.isPaused();\n});\n*/\n"
-                          "it('isPaused', () => {});\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                          "it('isPaused', () => {});\n"}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Queue.isPaused"})["data"]
         assert refs["text"] == (
             "3 line(s) hold the word besides its definition: 1 listed; 1 comments "
@@ -570,16 +548,13 @@ def test_lines_of_a_commented_out_block_are_said_to_be_comments(tmp_path: Path) 
         assert spaced["error"]["message"] == (
             "no identifier at test/q.test.ts:3:6; names on that line start at col 1 queue, "
             "7 isPaused"), spaced
-    finally:
-        ws.close()
 
 
 def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: Path) -> None:
     # wtforms (run 17's set): `length = Length` in validators.py, and the tests call
     # `length(…)`; the answer listed the 8 uses written `Length` and said "none: every use
     # of 'Length' in code is here" (11 of 19 missing)
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "pkg/validators.py": "class Length:\n    def replace_with(self):\n        pass\n"
                              "    replaceWith = replace_with  # BS3\n\n\nlength = Length\n"
                              "size = Length(3)\ndefault = Length\ndefault = str\n",
@@ -588,10 +563,7 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
                            "from pkg.validators import default\n\ndefault(5)\n",
         "src/rect.ts": "class _Rect {}\nexport const Rect = _Rect;\n"
                        "export const made = new _Rect();\n",
-        "src/use.ts": 'import { Rect } from "./rect";\nconst r = new Rect();\n'})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+        "src/use.ts": 'import { Rect } from "./rect";\nconst r = new Rect();\n'}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Length", "source": "map"})["data"]
         # (`default` is assigned again: no other name of Length, its calls not Length's)
         assert {path: [row.split(" ", 1)[0] for row in rows]
@@ -608,16 +580,13 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in ts["references"].items()} == {
             "src/rect.ts": ["2", "3"], "src/use.ts": ["1", "2"]}, ts
-    finally:
-        ws.close()
 
 
 def test_a_receiver_named_self_for_this_or_awaited_from_a_promise_is_typed(tmp_path: Path) -> None:
     # js-sdsl (run 17): `const self = this; … self.setElement(…)` in OrderedMap's constructor
     # and bullmq (run 18): `const job = await Job.create(…)` (a `Promise<Job>`) were unknown
     # receivers, among namesakes on other classes: the agent judged each by reading
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/job.ts": "export class Job {\n"
                       "  static async create(name: string): Promise<Job> { return new Job(); }\n"
                       "  updateProgress(n: number): void {}\n"
@@ -626,25 +595,19 @@ def test_a_receiver_named_self_for_this_or_awaited_from_a_promise_is_typed(tmp_p
         "src/backend.ts": "export class Backend {\n  updateProgress(n: number): void {}\n}\n",
         "test/job.test.ts": 'import { Job } from "../src/job";\n'
                             "async function t() {\n  const job = await Job.create('x');\n"
-                            "  job.updateProgress(3);\n}\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                            "  job.updateProgress(3);\n}\n"}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Job.updateProgress", "source": "map"})
         data = refs["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in data["references"].items()} == {
             "src/job.ts": ["6"], "test/job.test.ts": ["4"]}, data
         assert data["unlisted"].startswith("none"), data
-    finally:
-        ws.close()
 
 
 def test_a_variable_declared_bare_and_assigned_in_a_hook_is_typed(tmp_path: Path) -> None:
     # the test shape of mocha and jest: `let queue;` in a describe, `queue = new Queue()` in
     # its beforeEach, `queue.isPaused()` in each `it` — every call was an unknown receiver
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/q.ts": "export class Queue {\n  isPaused(): boolean { return false; }\n}\n"
                     "export class Other {\n  isPaused(): boolean { return true; }\n}\n",
         "test/q.test.ts": "import { Queue, Other } from '../src/q';\n"
@@ -658,26 +621,20 @@ def test_a_variable_declared_bare_and_assigned_in_a_hook_is_typed(tmp_path: Path
         "test/p.test.js": "const { Queue } = require('../src/q');\n"
                           "describe('q', function () {\n  var queue;\n"
                           "  beforeEach(function () { queue = new Queue(); });\n"
-                          "  it('a', function () { queue.isPaused(); });\n});\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                          "  it('a', function () { queue.isPaused(); });\n});\n"}) as ws:
         data = call(ws, "nav_references", {"symbol": "Queue.isPaused", "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in data["references"].items()} == {
             "test/q.test.ts": ["13", "14"], "test/p.test.js": ["5"]}, data
         # a variable assigned two classes stays unknown
         assert data["unresolved"] == {"test/q.test.ts": ["15 | either.isPaused();"]}, data
-    finally:
-        ws.close()
 
 
 def test_a_typescript_method_answers_its_own_uses_not_its_family(tmp_path: Path) -> None:
     # data-structure-typed (run 20): `Heap.clone`'s references were every `clone` of the
     # classes around it (45 rows for 9 calls on a Heap), `BinaryTree.setMany`'s its BST
     # override's too (96 rows for 23): the agent sorted them by receiver in 4 and 9 calls
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/base.ts": "export abstract class Base {\n  abstract clone(): Base;\n}\n",
         "src/heap.ts": 'import { Base } from "./base";\n'
                        "export class Heap extends Base {\n  clone(): Heap { return this; }\n}\n"
@@ -689,10 +646,7 @@ def test_a_typescript_method_answers_its_own_uses_not_its_family(tmp_path: Path)
                      'import { Deque } from "../src/deque";\nimport { Base } from "../src/base";\n'
                      "const h = new Heap();\nh.clone();\nconst m = new MinHeap();\nm.clone();\n"
                      "const d = new Deque();\nd.clone();\n"
-                     "function any(b: Base) { return b.clone(); }\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                     "function any(b: Base) { return b.clone(); }\n"}) as ws:
         data = call(ws, "nav_references", {"symbol": "Heap.clone", "source": "map"})
         refs = data["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
@@ -709,16 +663,13 @@ def test_a_typescript_method_answers_its_own_uses_not_its_family(tmp_path: Path)
             [ServerPlace("src/deque.ts", 3, 3, 3, 8)]
         kept = [(p.path, p.line) for p in own_places(reader, node, server)]
         assert kept == [("test/t.ts", 5), ("test/t.ts", 7)], kept
-    finally:
-        ws.close()
 
 
 def test_values_of_the_languages_own_types_are_no_receivers_of_the_map(tmp_path: Path) -> None:
     # data-structure-typed (run 20): Deque.pop's answer had 49 unknown receivers, most of
     # them arrays (`const stack = [root]`, `elements: E[]`, `Array.prototype.pop`), and a
     # `copy = dq.clone()` whose `clone(): this` made a Deque
-    root = tmp_path / "repo"
-    write_tree(root, {"src/deque.ts": (
+    with mapped(tmp_path, {"src/deque.ts": (
         "export class Deque<E> {\n  protected elements: E[] = [];\n"
         "  pop(): E | undefined { return undefined; }\n  clone(): this { return this; }\n"
         "  drain(): void {\n    const stack = [1, 2];\n    stack.pop();\n"
@@ -726,73 +677,53 @@ def test_values_of_the_languages_own_types_are_no_receivers_of_the_map(tmp_path:
         "    const seen = new Map<string, number>();\n    seen.get('a');\n  }\n}\n"
         "export function t() {\n  const dq = new Deque<number>();\n  const copy = dq.clone();\n"
         "  copy.pop();\n}\n"),
-        "src/cache.ts": "export class Cache {\n  get(key: string): number { return 1; }\n}\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+        "src/cache.ts": "export class Cache {\n  get(key: string): number { return 1; }\n}\n",
+    }) as ws:
         refs = call(ws, "nav_references", {"symbol": "Deque.pop", "source": "map"})["data"]
         assert refs["references"] == {"src/deque.ts": ["17 t | copy.pop();"]}, refs
         assert refs["unlisted"] == "none unresolved; 3 use(s) of other 'pop' (Array)", refs
         get = call(ws, "nav_references", {"symbol": "Cache.get", "source": "map"})["data"]
         assert get["unlisted"] == "none unresolved; 1 use(s) of other 'get' (Map)", get
-    finally:
-        ws.close()
 
 
 def test_comment_places_are_few_beyond_a_dozen(tmp_path: Path) -> None:
     # data-structure-typed (run 20): `Range`'s 31 comment and string places cost 1 KB of a
     # 3.5 KB answer; a few (run 22: 6) are listed whole, or an agent greps for the rest
-    root = tmp_path / "repo"
-    write_tree(root, {"src/range.ts": "export class Range {}\n" + "".join(
-        f"// a Range, note {i}\n" for i in range(14)) + "new Range();\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+    with mapped(tmp_path, {"src/range.ts": "export class Range {}\n" + "".join(
+        f"// a Range, note {i}\n" for i in range(14)) + "new Range();\n"}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Range", "source": "map"})["data"]
         assert refs["text"] == ("15 line(s) hold the word besides its definition: 1 listed; "
                                 "14 comments src/range.ts:2,3,4,5 +10 more"), refs
-    finally:
-        ws.close()
 
 
 def test_a_symbols_other_declarations_are_no_uses_of_it(tmp_path: Path) -> None:
     # zod and dateutil (run 21): `catch`'s overload signatures and `enfold`'s second
     # definition (one per version branch) were listed among the uses; the agent took them out
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/type.ts": "export class ZodType {\n  catch(value: string): this;\n"
                        "  catch(value: number): this;\n  catch(value: any) { return this; }\n}\n"
                        "new ZodType().catch(1);\n",
         "pkg/common.py": "import sys\n\nif sys.version_info >= (3, 6):\n"
                          "    def enfold(dt):\n        return dt\nelse:\n"
-                         "    def enfold(dt):\n        return None\n\n\nenfold(1)\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                         "    def enfold(dt):\n        return None\n\n\nenfold(1)\n"}) as ws:
         ts = call(ws, "nav_references", {"symbol": "ZodType.catch", "source": "map"})["data"]
         assert ts["references"] == {"src/type.ts": ["6 | new ZodType().catch(1);"]}, ts
         py = call(ws, "nav_references", {"symbol": "enfold", "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in py["references"].items()} == {"pkg/common.py": ["11"]}, py
-    finally:
-        ws.close()
 
 
 def test_a_receiver_narrowed_by_instanceof_is_of_that_class(tmp_path: Path) -> None:
     # zod (run 21): `} else if (type instanceof ZodOptional) { … type.unwrap() …`: the
     # calls were unknown receivers although the check names the class
-    root = tmp_path / "repo"
-    write_tree(root, {"src/z.ts": (
+    with mapped(tmp_path, {"src/z.ts": (
         "export class ZodType { unwrap(): ZodType { return this; } }\n"
         "export class ZodOptional extends ZodType { unwrap(): ZodType { return this; } }\n"
         "export class ZodNullable extends ZodType { unwrap(): ZodType { return this; } }\n"
         "export function deep(schema: any, type: any): any {\n"
         "  if (schema instanceof ZodOptional) {\n    return schema.unwrap();\n"
         "  } else if (type instanceof ZodNullable) {\n    return type.unwrap();\n  }\n"
-        "  return schema.unwrap();\n}\n")})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+        "  return schema.unwrap();\n}\n")}) as ws:
         refs = call(ws, "nav_references", {"symbol": "ZodOptional.unwrap", "source": "map"})
         data = refs["data"]
         assert data["references"] == {"src/z.ts": ["6 deep | return schema.unwrap();"]}, data
@@ -801,53 +732,38 @@ def test_a_receiver_narrowed_by_instanceof_is_of_that_class(tmp_path: Path) -> N
         other = call(ws, "nav_references", {"symbol": "ZodNullable.unwrap",
                                             "source": "map"})["data"]
         assert other["references"] == {"src/z.ts": ["8 deep | return type.unwrap();"]}, other
-    finally:
-        ws.close()
 
 
 def test_a_module_variable_checked_by_instanceof_keeps_its_uses(tmp_path: Path) -> None:
     # (the review of the change: a block's narrowed local took a module variable's uses and
     # the answer said it was complete)
-    root = tmp_path / "repo"
-    write_tree(root, {"src/a.ts": (
+    with mapped(tmp_path, {"src/a.ts": (
         "export class Leaf { leafy(): void {} }\nexport let current: Leaf | undefined;\n"
         "export function f(): void {\n  if (current instanceof Leaf) {\n"
-        "    current.leafy();\n    console.log(current);\n  }\n}\n")})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+        "    current.leafy();\n    console.log(current);\n  }\n}\n")}) as ws:
         refs = call(ws, "nav_references", {"symbol": "current", "source": "map"})["data"]
         assert [row.split(" ", 1)[0] for row in refs["references"]["src/a.ts"]] == \
             ["4", "5", "6"], refs
-    finally:
-        ws.close()
 
 
 def test_a_static_and_an_instance_method_of_one_name_are_two_symbols(tmp_path: Path) -> None:
     # planck.js (run 22): Vec2's instance `add(w)` answered its 41 static `Vec2.add(a, b)`
     # calls too (namesakes in one class were one symbol, as a getter and its setter are)
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/v.ts": "export class Vec2 {\n  add(w: Vec2): Vec2 { return this; }\n"
                     "  static add(v: Vec2, w: Vec2): Vec2 { return v; }\n}\n",
         "src/use.ts": "import { Vec2 } from './v';\nexport function g(a: Vec2, b: Vec2) {\n"
-                      "  Vec2.add(a, b);\n  a.add(b);\n}\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                      "  Vec2.add(a, b);\n  a.add(b);\n}\n"}) as ws:
         own = call(ws, "nav_references", {"id": "ts:src/v.ts#Vec2.add", "source": "map"})
         assert own["data"]["references"] == {"src/use.ts": ["4 g | a.add(b);"]}, own
         static = call(ws, "nav_references", {"id": "ts:src/v.ts#Vec2.add~2", "source": "map"})
         assert static["data"]["references"] == {"src/use.ts": ["3 g | Vec2.add(a, b);"]}, static
-    finally:
-        ws.close()
 
 
 def test_the_functions_of_a_modules_object_are_its_definitions(tmp_path: Path) -> None:
     # js-bson (run 23): `export const NumberUtils = { getInt32LE(…) {…} }` held no
     # definition: NumberUtils.getInt32LE was SYMBOL_NOT_FOUND and its callers came back empty
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/nu.ts": "export const NumberUtils = {\n"
                      "  getInt32LE(source: Uint8Array, offset: number): number {\n"
                      "    return source[offset];\n  },\n"
@@ -856,10 +772,8 @@ def test_the_functions_of_a_modules_object_are_its_definitions(tmp_path: Path) -
                      "  return opts.next();\n}\n",
         "src/use.ts": "import { NumberUtils } from './nu';\n"
                       "export function readIt(b: Uint8Array) {\n"
-                      "  return NumberUtils.getInt32LE(b, 0) + NumberUtils.setInt32LE(b, 1);\n}\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
+                      "  return NumberUtils.getInt32LE(b, 0) + NumberUtils.setInt32LE(b, 1);\n}\n",
+    }) as ws:
         refs = call(ws, "nav_references", {"symbol": "NumberUtils.getInt32LE",
                                            "source": "map"})["data"]
         assert list(refs["references"]) == ["src/use.ts"], refs
@@ -869,5 +783,3 @@ def test_the_functions_of_a_modules_object_are_its_definitions(tmp_path: Path) -
         # (a callback's options object inside a function holds no definitions)
         found = call(ws, "map_search", {"query": "next", "exact": True})["data"]
         assert found["results"] == [], found
-    finally:
-        ws.close()
