@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import logging
@@ -84,12 +85,31 @@ def _folder() -> Path | None:
     return base
 
 
+def build_of(package: Path) -> str:
+    """The code of ``package`` as installed: codenav's version and the package's modules'
+    sizes and times (a reinstall or an edit of the same version is another build, whose calls
+    must not be answered by a warm server still running the code it replaced)."""
+    stats = []
+    for path in sorted(package.rglob("*.py")):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        stats.append(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join([__version__, *stats]).encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _build() -> str:
+    return build_of(Path(__file__).resolve().parent)
+
+
 def socket_of(ws: Workspace) -> Path | None:
-    """Where the warm server of ``ws`` listens: one per root, map, trust and version."""
+    """Where the warm server of ``ws`` listens: one per root, map, trust and build."""
     folder = _folder()
     if folder is None:
         return None
-    identity = json.dumps([__version__, str(ws.root), str(ws.db_path), ws.trust.trusted,
+    identity = json.dumps([_build(), str(ws.root), str(ws.db_path), ws.trust.trusted,
                            bool(ws.trust_map)])
     return folder / (hashlib.sha256(identity.encode()).hexdigest()[:20] + ".sock")
 

@@ -98,20 +98,28 @@ class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``);
     with ``!`` before it, every path but those (``!examples/``); several, separated by commas
     (``!dist/,!docs/``, ``src/,test/``): a path passes when it matches one of those without
-    ``!`` (if any) and none of those with it."""
+    ``!`` (if any) and none of those with it. With ``ranged``, one file's lines may be asked
+    for (``src/a.py:40-60``, ``src/a.py:42``): ``lines`` holds them (a text search's);
+    elsewhere a range is refused, never silently matched to nothing."""
 
     def __init__(self, raw: str | None, skip: frozenset[str] = frozenset(),
-                 only: frozenset[str] | None = None) -> None:
+                 only: frozenset[str] | None = None, ranged: bool = False) -> None:
         self.skip = skip  # paths left out whatever the filter says (stubs beside modules)
         self.only = only  # when given: these paths alone
         text = raw.strip() if raw else raw
         self.text = text  # as given (stripped): another filter made from this one keeps it
         self.included: list[str] = []
         self.excluded: list[str] = []
+        self.lines: tuple[int, int] | None = None  # (first, last), 1-based, inclusive
         for written in (text or "").split(","):
             part = written.strip()
             negated = part.startswith("!")
             pattern = part[1:].strip() if negated else part
+            ranged_at = _LINE_RANGE.search(pattern)
+            if ranged_at is not None:
+                pattern = pattern[:ranged_at.start()]
+                self.lines = _line_range(ranged_at, negated or self.lines is not None
+                                         or not ranged or not pattern or _is_glob(pattern))
             if pattern:
                 require_relative(pattern, "fileFilter")
             pattern = pattern.lstrip("./")
@@ -142,6 +150,23 @@ class FileFilter:
         if self.included and not any(_matches(path, p) for p in self.included):
             return False
         return not any(_matches(path, p) for p in self.excluded)
+
+
+_LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
+
+
+def _line_range(found: re.Match[str], refused: bool) -> tuple[int, int]:
+    """The lines ``path:N-M`` (or ``path:N``) asks for; BAD_ARGS where a range cannot be
+    taken (``refused``: not a text search, excluded, a glob, a second range) or is empty."""
+    first = int(found.group(1))
+    last = int(found.group(2) or first)
+    if refused:
+        raise BadArgs("a line range ('src/a.py:40-60') is taken by map_search with text:true "
+                      "alone, once, after one file's path; other tools filter whole files")
+    if not 1 <= first <= last:
+        raise BadArgs(f"the line range {found.group(0)[1:]!r} is empty: lines start at 1, "
+                      "the first before the last")
+    return first, last
 
 
 def _is_glob(pattern: str) -> bool:

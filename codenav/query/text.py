@@ -56,10 +56,12 @@ def text_files(reader: MapReader, files: FileFilter, lang: str | None = None,
             and (not langs or file_lang in langs)]
 
 
-def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -> TextPage:
+def text_search(root: Path, paths: list[str], needle: str, word: bool = False,
+                lines: tuple[int, int] | None = None) -> TextPage:
     """Lines containing ``needle`` (with ``word``, as a whole identifier: not inside a longer
-    name) in ``paths`` (``text_files``), in path then line order: no map access, so that it
-    can run off the event loop."""
+    name) in ``paths`` (``text_files``), in path then line order, within ``lines`` (first,
+    last) when given (an empty needle: every line there): no map access, so that it can run
+    off the event loop."""
     pattern = word_pattern(needle) if word else None
     hits: list[TextHit] = []
     total = searched = scanned = 0
@@ -70,6 +72,10 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False) -
         searched += 1
         for number, text in enumerate(file_lines(root, path), 1):
             scanned += len(text) + 1
+            if lines is not None and not lines[0] <= number <= lines[1]:
+                if number > lines[1]:
+                    break
+                continue
             if needle not in text:
                 continue
             found = pattern.search(text) if pattern is not None else None

@@ -166,8 +166,10 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         else:
             types, source = map_types(reader, root_node(candidate), params.direction), "map"
         sources.add(source)
-        types = merged_declarations([entry for entry in types  # not stubs
-                                     if code_files(entry.related.path)])
+        types = sorted(merged_declarations([entry for entry in types  # not stubs
+                                            if code_files(entry.related.path)]),
+                       key=lambda t: (t.level, t.related.external, t.related.path,
+                                      t.related.line))  # in order, to read
         deeper = [entry for entry in types if entry.level > params.depth]
         warnings += deeper_types_warning(deeper, params.direction, exact=source == "map")
         symbol = (listed(candidate.node, params.detail, ctx.fresh, signature=False)

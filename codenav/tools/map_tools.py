@@ -176,8 +176,8 @@ def _overview_of_node(reader: MapReader, focus: str, fresh: Freshness,
 # ----------------------------------------------------------------------- map_search
 
 class SearchParams(ToolParams):
-    query: str = Field(min_length=1, max_length=300,
-                       description="Name, part of one, or Class.member")
+    query: str = Field(max_length=300, description=(
+        "Name, part, or Class.member (text: '' for fileFilter a.py:N-M)"))
     kinds: list[str] | None = Field(default=None, max_length=20,
                                     description="e.g. ['class','method']")
     lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
@@ -192,16 +192,22 @@ class SearchParams(ToolParams):
 async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> Answer:
     reader = ws.reader()
     if params.text:
-        paths = text_files(reader, FileFilter(params.fileFilter), params.lang)
+        files = FileFilter(params.fileFilter, ranged=True)
+        if not params.query and files.lines is None:
+            raise BadArgs("query is empty: give the text to find (or \"\" with fileFilter "
+                          "'path:N-M' for every line of that range)")
+        paths = text_files(reader, files, params.lang)
         # up to MAX_SCAN_S of reading files: off the event loop, which serves other calls
         def scan() -> tuple[TextPage, dict[tuple[str, int], Place]]:
-            found = text_search(ws.root, paths, params.query)
+            found = text_search(ws.root, paths, params.query, lines=files.lines)
             return found, literal_hits(ws.root, found.hits[params.offset:], params.query)
         lines, places = await anyio.to_thread.run_sync(scan)
         ctx.fresh.check({hit.path for hit in lines.hits[params.offset:]})
         return text_answer(lines, params.query, params.offset,
                            Page("map_search", params.continuation(), params.offset), places)
     query = params.query.strip()
+    if not query:
+        raise BadArgs("query is empty: give a name, part of one or Class.member")
     room = ctx.room(_RESULT_COST, least=10) + params.offset
     found = search(ws, reader, query, room=room, kinds=asked_kinds(params.kinds),
                    lang=params.lang, files=FileFilter(params.fileFilter), exact=params.exact)
@@ -519,10 +525,11 @@ MAP_OVERVIEW = ToolSpec(
 MAP_SEARCH = ToolSpec(
     name="map_search",
     brief="definitions by name or part of one, most used first; text:true: the code lines "
-          "holding query as written (grep -F; lines in comments/strings marked)",
+          "holding query as written (grep -F; lines in comments/strings marked; query \"\" "
+          "and fileFilter \"src/a.py:40-60\": those lines)",
     order=4,
-    description="Definitions by name, part of one or Class.member (camelCase/snake_case "
-                "aware, then fuzzy), most used first; or code lines (text).",
+    description="Definitions by name, part of one or Class.member (word-part aware, then "
+                "fuzzy), most used first; or code lines (text).",
     params=SearchParams, handler=map_search,
     arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `text?` (code lines "
               "holding query, by file), `offset?`, `detail?`",
@@ -545,8 +552,8 @@ MAP_NODE = ToolSpec(
     name="map_node",
     brief="one definition: signature, doc, parent, members; source on request",
     order=6,
-    description="One definition: signature, doc, place, parent, use counts, its members by "
-                "name and line (kinds filter); signatures or source on request.",
+    description="One definition: signature, doc, place, parent, use counts, members by line "
+                "(kinds filter); signatures or source on request.",
     params=NodeParams, handler=map_node,
     arguments="`id` or `symbol` (+ `file`), `include?` ⊆ source, doc, children, signatures, "
               "`kinds?`, `offset?`, `detail?`",
@@ -556,7 +563,8 @@ MAP_NODE = ToolSpec(
 )
 MAP_NEIGHBORS = ToolSpec(
     name="map_neighbors",
-    brief="what a definition calls/imports/inherits (out) or is used by (in)",
+    brief="what a definition calls/imports/inherits (out) or is used by (in); a module's "
+          "importers: edgeKinds imports, direction in",
     order=7,
     needs_links=True,
     description="What a definition calls, references, imports, inherits or contains (out), "

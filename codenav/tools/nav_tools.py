@@ -55,7 +55,7 @@ from codenav.tools.render import (
     unlisted,
     unresolved_cut,
 )
-from codenav.tools.rows import one_line
+from codenav.tools.rows import Rendering, one_line
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "ReferencesParams"]
@@ -67,6 +67,8 @@ class ReferencesParams(NavParams):
     fileFilter: str | None = Field(default=None, max_length=1000,
                                    description="Prefix or glob; !x excludes; a,b")
     includeDeclaration: bool = Field(default=False, description="List the definition too")
+    show: Rendering = Field(default="code", description=(
+        "names: no code; lines: no names"))
     offset: int = OffsetParam()
 
 
@@ -168,7 +170,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
     target.update({"id": node.nid} if node is not None else
                   {"file": located.path, "line": located.line, "col": located.col})
     next_page = Page("nav_references", params.continuation(**target), params.offset)
-    return references_answer(page, symbol, params.detail, next_page, warnings, extra)
+    return references_answer(page, symbol, params.detail, next_page, warnings, extra,
+                             params.show)
 
 
 def _page(ws: Workspace, reader: MapReader, located: Located, params: ReferencesParams,
@@ -227,7 +230,8 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
         for mark, count in page.marks.items():
             marks[mark] = marks.get(mark, 0) + count
         symbol = listed(candidate.node, params.detail, ctx.fresh, signature=False, whole=False)
-        sections.append(references_section(page, symbol, params.detail))
+        sections.append(references_section(page, symbol, params.detail,
+                                            params.show if params.detail != "full" else "code"))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
     nodes = [candidate.node for candidate in located.each() if candidate.node is not None]
@@ -360,8 +364,8 @@ NAV_DEFINITION = ToolSpec(
     name="nav_definition",
     brief="where a symbol is defined (from a use, a name or an id)",
     order=8,
-    description="Where a symbol is defined, from a use, a name or an id: through imports, "
-                "re-exports, inherited members and typed receivers.",
+    description="Where a symbol is defined (from a use, name or id), through imports, "
+                "re-exports, inheritance and typed receivers.",
     params=NavParams, handler=nav_definition,
     arguments="id or position, `source?` auto/lsp/map, `detail?`",
     returns="`definitions` (node rows)",
@@ -371,8 +375,8 @@ NAV_HOVER = ToolSpec(
     name="nav_hover",
     brief="signature or type and doc (a function's parameters)",
     order=10,
-    description="What a symbol is: whole signature or type, doc, parent. A function's "
-                "parameters without reading its body.",
+    description="What a symbol is: whole signature or type, doc, parent (a function's "
+                "parameters without its body).",
     params=NavParams, handler=nav_hover,
     arguments="id or position, `source?`, `detail?`",
     returns="signature/type, doc (a server's hover: with `declared`, the parameters as "
@@ -381,11 +385,12 @@ NAV_HOVER = ToolSpec(
 )
 NAV_REFERENCES = ToolSpec(
     name="nav_references",
-    brief="every use by file, with enclosing function and code line",
+    brief="every use by file, with enclosing function and code line (show \"names\": line and "
+          "enclosing function only; \"lines\": line numbers only; both far cheaper)",
     order=9,
     needs_links=True,
-    description="Every use of a definition by file, each with its line, enclosing function "
-                "and code: the precise grep (no comments, strings or namesakes).",
+    description="Every use of a definition by file, with line, enclosing function and "
+                "code: the precise grep (no comments, strings or namesakes).",
     params=ReferencesParams, handler=nav_references,
     arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
               "`detail?`",

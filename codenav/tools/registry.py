@@ -73,12 +73,12 @@ SHARED_ARGUMENTS: dict[str, str] = {
 # The same, as each schema says it: short, so that a client that drops the server's
 # instructions still knows what every argument means.
 _SHARED_SHORT: dict[str, str] = {
-    "id": "Node id from an answer",
+    "id": "Node id (answers)",
     "file": "Path, with line or symbol",
     "line": "1-based, with file",
-    "col": "1-based; none: the line's definition",
+    "col": "1-based; none: line's definition",
     "symbol": "Name or Class.member",
-    "source": "auto: server if ready, else map",
+    "source": "auto: ready server, else map",
     "detail": "full: objects",
     "offset": "Skip items",
     "tokenBudget": "Max tokens (2000)",

@@ -33,6 +33,7 @@ from codenav.query.text import TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
     Detail,
+    Rendering,
     bare_signature,
     line_row,
     node_row,
@@ -166,7 +167,7 @@ def freshness_warnings(fresh: Freshness) -> list[str]:
 _FALLBACK_REASONS = {
     "would_start": "source:'lsp' starts {server}",
     "warm_starting": "{server} is starting in the background (later calls add what it "
-                     "finds; 'unlisted' and 'text' say what this answer may miss)",
+                     "finds)",
     "starting": "{server} is starting",
     "disabled": "{server} is disabled by configuration",
     "failed": "{server} crashed repeatedly and is disabled",
@@ -418,10 +419,11 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     return items
 
 
-def _lines(refs: FileReferences) -> list[Any]:
-    """A file's references as their lines only: a number each, a row (``"57 [name]"``) when
-    marked."""
-    return [line_row(ref.line, ref.mark) for ref in refs.refs]
+def _lines(refs: FileReferences, common: str) -> list[Any]:
+    """A file's references as their lines only: a number each, a row (``"57 (import)"``,
+    ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked."""
+    return [line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None)
+            for ref in refs.refs]
 
 
 def _full(refs: FileReferences) -> list[dict[str, Any]]:
@@ -438,7 +440,7 @@ def _full(refs: FileReferences) -> list[dict[str, Any]]:
 
 
 def references_section(page: ReferencePage, symbol: Any, detail: Detail,
-                       rendering: str = "code") -> dict[str, Any]:
+                       rendering: Rendering = "code") -> dict[str, Any]:
     """One definition's page of references as shown: rows per file with their code
     (``rendering`` code), with their line and enclosing name only (``names``), or as lines
     (``lines``); objects with ``detail`` full."""
@@ -449,7 +451,7 @@ def references_section(page: ReferencePage, symbol: Any, detail: Detail,
         if detail == "full":
             grouped[refs.path] = _full(refs)
         elif rendering == "lines":
-            grouped[refs.path] = _lines(refs)
+            grouped[refs.path] = _lines(refs, common)
         else:
             grouped[refs.path] = _rows(refs, common, name, rendering == "code")
     out: dict[str, Any] = {"symbol": symbol, "total": page.total}
@@ -477,13 +479,17 @@ def references_cut(page: ReferencePage, next_page: Page | None,
 
 
 def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_page: Page,
-                      warnings: list[str], extra: dict[str, Any] | None = None) -> Answer:
-    """One definition's references, degrading by tiers before anything is dropped: rows with
-    their code, then rows with their line and enclosing name, then lines per file (the
-    text check goes first: rows matter more)."""
-    def data(rendering: str, shown: bool = False) -> dict[str, Any]:
+                      warnings: list[str], extra: dict[str, Any] | None = None,
+                      show: Rendering = "code") -> Answer:
+    """One definition's references as ``show`` asks (rows with their code, rows with their
+    line and enclosing name, lines per file), degrading by the cheaper tiers before anything
+    is dropped (the text check's lines go first: rows matter more; a tier the caller did not
+    ask for leaves the text line out too)."""
+    chosen: Rendering = show if detail != "full" else "code"
+
+    def data(rendering: Rendering, shown: bool = False) -> dict[str, Any]:
         more = {key: value for key, value in (extra or {}).items()
-                if (rendering == "code" or key != "text") and (shown or key != "textLines")}
+                if (rendering == chosen or key != "text") and (shown or key != "textLines")}
         return {**references_section(page, symbol, detail, rendering), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
@@ -491,18 +497,20 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
     tiers = []
     shown = sum(map(len, (extra or {}).get("textLines", {}).values()))
     if shown:  # the text check's lines go first, unsaid (its line names their places)
-        tiers.append(Tier(data("code"), "textLines", shown, f"the code of {shown} lines the "
+        tiers.append(Tier(data(chosen), "textLines", shown, f"the code of {shown} lines the "
                           "text check accounts for", "Ask with a larger tokenBudget",
                           cuts=cuts, noted=False))
     if detail != "full" and page.count():
-        coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
-        tiers += [Tier(data("names"), "code", coded, f"the code lines of {coded} references "
-                      "(listed with their line and enclosing definition)",
-                      "Pass fileFilter to see fewer with their code", cuts=cuts),
-                 Tier(data("lines"), "rows", page.count(), f"what encloses {page.count()} "
-                      "references (listed by line)", "Pass fileFilter to see fewer in rows",
-                      cuts=cuts)]
-    return Answer(data("code", shown=True), cuts=cuts, elide=("snippet",), tiers=tiers,
+        if chosen == "code":
+            coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
+            tiers.append(Tier(data("names"), "code", coded, f"the code lines of {coded} "
+                              "references (listed with their line and enclosing definition)",
+                              "Pass fileFilter to see fewer with their code", cuts=cuts))
+        if chosen != "lines":
+            tiers.append(Tier(data("lines"), "rows", page.count(), "what encloses "
+                              f"{page.count()} references (listed by line)",
+                              "Pass fileFilter to see fewer in rows", cuts=cuts))
+    return Answer(data(chosen, shown=True), cuts=cuts, elide=("snippet",), tiers=tiers,
                   warnings=warnings + mark_warnings(page.marks))
 
 

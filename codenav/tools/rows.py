@@ -44,6 +44,7 @@ __all__ = [
     "Detail",
     "NodeRow",
     "RefFields",
+    "Rendering",
     "bare_signature",
     "line_row",
     "node_row",
@@ -61,6 +62,9 @@ __all__ = [
 ]
 
 Detail = Literal["compact", "full"]
+# How a list of references is shown: rows with their code line, rows with their line and
+# enclosing definition, or lines per file (also the tiers an answer degrades by).
+Rendering = Literal["code", "names", "lines"]
 MODULE = "<module>"
 SIGNATURE = 100  # characters of a signature in a compact row
 INDENT = "  "
@@ -203,10 +207,11 @@ def ref_row(line: int, col: int | None, kind: str, scope: str | None, code: str 
     return row if code is None else f"{row} | {code}"
 
 
-def line_row(line: int, mark: str | None) -> int | str:
+def line_row(line: int, mark: str | None, kind: str | None = None) -> int | str:
     """A reference as its line only (the cheapest rendering): the number, or a row with its
-    mark."""
-    return f"{line} [{mark}]" if mark else line
+    kind (when not the answer's ``refKind``) and mark."""
+    row = str(line) + (f" ({kind})" if kind else "") + (f" [{mark}]" if mark else "")
+    return row if kind or mark else line
 
 
 class RefFields(NamedTuple):

@@ -122,3 +122,19 @@ def test_a_warm_server_leaves_when_idle(tmp_path: Path) -> None:
     finally:
         if warm.poll() is None:
             warm.kill()
+
+
+def test_another_build_of_the_same_version_is_not_answered_by_the_old_one(
+        tmp_path: Path) -> None:
+    # an edited or reinstalled codenav of the same version kept being answered by the warm
+    # server of the code it replaced (until that server went idle)
+    from codenav.warm import build_of
+
+    package = tmp_path / "codenav"
+    (package / "tools").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "tools" / "render.py").write_text("A = 1\n")
+    first = build_of(package)
+    assert build_of(package) == first
+    (package / "tools" / "render.py").write_text("A = 22\n")
+    assert build_of(package) != first

@@ -393,6 +393,39 @@ def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path
         assert empty["error"]["code"] == "BAD_ARGS", empty
 
 
+def test_a_text_search_takes_one_files_lines_and_other_tools_refuse_a_range(
+        tmp_path: Path) -> None:
+    # parso (run 23): to see which argument line 425 passes, the agent tried a line range in
+    # fileFilter, got 0 results unsaid, and spent 11 calls on text searches instead
+    body = "".join(f"value_{n} = {n}  # note\n" for n in range(1, 31))
+    with mapped(tmp_path, {"src/a.py": body, "src/b.py": body}) as ws:
+        lines = call(ws, "map_search", {"query": "", "text": True,
+                                        "fileFilter": "src/a.py:12-14"})["data"]
+        assert lines["results"] == {"src/a.py": [
+            "12 | value_12 = 12  # note", "13 | value_13 = 13  # note",
+            "14 | value_14 = 14  # note"]}, lines
+        one = call(ws, "map_search", {"query": "value_2", "text": True,
+                                      "fileFilter": "src/a.py:2"})["data"]
+        assert one["results"] == {"src/a.py": ["2 | value_2 = 2  # note"]}, one
+        within = call(ws, "map_search", {"query": "value_2", "text": True,
+                                         "fileFilter": "src/a.py:1-25"})["data"]
+        assert [row.split(" ")[0] for row in within["results"]["src/a.py"]] == \
+            ["2", *map(str, range(20, 26))], within
+        for args in ({"query": "", "text": True},
+                     {"query": "", "text": True, "fileFilter": "src/a.py:9-3"},
+                     {"query": "x", "text": True, "fileFilter": "src/a.py:1-2,src/b.py:3-4"},
+                     {"query": "x", "text": True, "fileFilter": "!src/a.py:1-2"},
+                     {"query": "x", "text": True, "fileFilter": "src/*.py:1-2"},
+                     {"query": "value_1", "fileFilter": "src/a.py:1-2"},
+                     {"query": ""}):
+            refused = call(ws, "map_search", args)
+            assert refused["error"]["code"] == "BAD_ARGS", (args, refused)
+        refused = call(ws, "nav_references", {"symbol": "value_1",
+                                              "fileFilter": "src/a.py:1-5"})
+        assert refused["error"]["code"] == "BAD_ARGS" and "line range" in \
+            refused["error"]["message"], refused
+
+
 def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path: Path) -> None:
     # ioredis (run 15): genDebugFunction is used only as `Debug`/`debug` (a default export
     # imported under those names); the check searched 'genDebugFunction' alone ("0 listed")

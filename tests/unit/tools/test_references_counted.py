@@ -3,6 +3,7 @@ shows: the counts, order and cut must equal what reading every reference would g
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,3 +124,24 @@ def test_snippets_follow_a_file_that_changed(tmp_path: Path) -> None:
     assert Lines(tmp_path).line("a.py", 2) == "changed line"
     (tmp_path / "a.py").unlink()
     assert Lines(tmp_path).line("a.py", 1) is None
+
+
+def test_show_names_and_lines_are_the_same_references_cheaper(many: Workspace) -> None:
+    args = {"id": "py:pkg/core.py#helper", "source": "map", "tokenBudget": 10000,
+            "fileFilter": "pkg/use_0"}
+    shown = {show: call(many, {**args, "show": show}) for show in ("code", "names", "lines")}
+    sizes = {show: len(json.dumps(envelope["data"])) for show, envelope in shown.items()}
+    assert sizes["lines"] < sizes["names"] < sizes["code"]
+    places = {show: [(path, parse_ref_row(row).line) for path, rows in
+                     envelope["data"]["references"].items() for row in rows]
+              for show, envelope in shown.items()}
+    assert places["code"] == places["names"] == places["lines"] and places["code"]
+    for show, envelope in shown.items():
+        assert not envelope.get("truncated", False)
+        assert "text" in envelope["data"], show  # the completeness check is kept
+    code, names, lines = (shown[s]["data"]["references"]["pkg/use_06.py"]
+                          for s in ("code", "names", "lines"))
+    assert parse_ref_row(code[1]).code == "helper(0)"
+    assert parse_ref_row(names[1]) == (5, None, None, "run_6", None, None)
+    # the import's kind is kept where lines are all that is shown (refKind says "call")
+    assert lines[0] == "1 (import)" and lines[1] == 5
