@@ -537,7 +537,10 @@ def _unquoted(text: str) -> Any:
                 if key in "{}[],:" or tokens[position + 1:position + 2] != [":"]:
                     raise ValueError(key)
                 position += 2
-                out[key] = value()
+                # nothing before the next comma or brace: the shell took an empty string's
+                # quotes (`"query":""` arrives as `query:`), the only value that reads so
+                empty = position >= len(tokens) or tokens[position] in (",", "}")
+                out[key] = "" if empty else value()
                 if position < len(tokens) and tokens[position] == ",":
                     position += 1
             position += 1

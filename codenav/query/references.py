@@ -58,6 +58,7 @@ __all__ = [
     "map_references",
     "merged_references",
     "module_references",
+    "module_stem",
     "other_imports",
     "other_uses",
     "own_places",
@@ -545,9 +546,7 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
     import statements written with its name (``from ..storage import x``, ``import
     pkg.storage``): ``unresolved`` (the map found no module for them; listed) and
     ``elsewhere`` (another module so named)."""
-    stem = module.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem in ("__init__", "index", "mod"):
-        stem = module.path.rsplit("/", 2)[-2] if "/" in module.path else stem
+    stem = module_stem(module.path)
     by_file: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
     elsewhere: dict[str, str] = {}  # path -> the module it imports instead
     for path, line, col, scope, written, key in reader.imports_written(stem):
@@ -569,6 +568,16 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
                                  for path, found in by_file.items()][:MAX_UNRESOLVED_IMPORTS])
     return OtherUses(stem, len(by_file), len(elsewhere), "import", rows,
                      tuple(f"{path} ({other})" for path, other in sorted(elsewhere.items())))
+
+
+def module_stem(path: str) -> str:
+    """The name a module's imports are written with: its file's (``storage`` of
+    ``pkg/storage.py``), or its folder's for a package's own file (``__init__``, ``index``,
+    ``mod``)."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem in ("__init__", "index", "mod"):
+        stem = path.rsplit("/", 2)[-2] if "/" in path else stem
+    return stem
 
 
 _MODULE_FILES = ("", ".d.ts", *MODULE_EXTENSIONS, "/index.ts", "/index.js", "/__init__.py")

@@ -5,9 +5,10 @@ of mappable size); the search stops at a bound of bytes and time, and says so.""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,12 +16,14 @@ from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.languages import language_of
 from codenav.index.literals import Place, word_places
+from codenav.query.imports import names_module, without_extension
 from codenav.query.locate import FileFilter
 from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
 from codenav.words import word_pattern
 
-__all__ = ["LiteralLines", "TextHit", "TextPage", "literal_hits", "text_files", "text_search"]
+__all__ = ["ImportLines", "LiteralLines", "TextHit", "TextPage", "import_lines", "imported_modules",
+           "literal_hits", "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -32,6 +35,7 @@ class TextHit:
     path: str
     line: int
     code: str  # the line as ``excerpt`` shows it
+    tag: str = ""  # what the search's ``keep`` said of the line
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +61,13 @@ def text_files(reader: MapReader, files: FileFilter, lang: str | None = None,
 
 
 def text_search(root: Path, paths: list[str], needle: str, word: bool = False,
-                lines: tuple[int, int] | None = None) -> TextPage:
+                lines: tuple[int, int] | None = None,
+                keep: Callable[[str, str], str | None] | None = None) -> TextPage:
     """Lines containing ``needle`` (with ``word``, as a whole identifier: not inside a longer
     name) in ``paths`` (``text_files``), in path then line order, within ``lines`` (first,
-    last) when given (an empty needle: every line there): no map access, so that it can run
-    off the event loop."""
+    last) when given (an empty needle: every line there), and only those ``keep`` tags
+    (it reads a file's path and a whole line: None leaves the line out): no map access, so
+    that it can run off the event loop."""
     pattern = word_pattern(needle) if word else None
     hits: list[TextHit] = []
     total = searched = scanned = 0
@@ -81,10 +87,13 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False,
             found = pattern.search(text) if pattern is not None else None
             if pattern is not None and found is None:
                 continue
+            tag = keep(path, text) if keep is not None else ""
+            if tag is None:
+                continue
             total += 1
             if len(hits) < MAX_HITS:
                 at = found.start() if found is not None else text.find(needle)
-                hits.append(TextHit(path, number, excerpt(text, at)))
+                hits.append(TextHit(path, number, excerpt(text, at), tag))
     return TextPage(hits, total, searched, len(paths), searched < len(paths))
 
 
@@ -128,3 +137,99 @@ def literal_hits(root: Path, hits: list[TextHit], needle: str) -> dict[tuple[str
     pattern = re.compile(re.escape(needle))
     return {(path, line): place for path, lines in by_file.items()
             for line, place in places(path, pattern, lines).items() if place != "code"}
+
+
+# ----------------------------------------------------------------------- import lines
+
+_PY_IMPORT = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\s+(.*)|import\s+(.*))")
+_JS_MODULE = re.compile(r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"]([^'"]+)['"]""")
+
+
+def imported_modules(line: str, python: bool, path: str = "") -> list[tuple[str, str]]:
+    """The modules an import line of file ``path`` names, as ``(last part, key)``, the key as
+    ``names_module`` reads it: ``from .b import c`` in ``pkg/a.py`` → ``("b", "I:pkg.b")``,
+    ``("c", "I:pkg.b.c")`` (a name imported from a package may be its submodule); ``import a.b
+    as x`` → ``("b", "I:a.b")``; ``… from '../x/y.js'`` in ``src/a/m.ts`` → ``("y",
+    "P:src/x/y")`` (``'./x/index'``: ``x``); a package's ``'pkg/sub'`` → ``("sub",
+    "I:pkg/sub")``. Nothing for a line that is no import (in TypeScript and JavaScript: holds
+    no module string of one)."""
+    folder = posixpath.dirname(path)
+    if not python:
+        out = []
+        for written in _JS_MODULE.findall(line):
+            bare = without_extension(written.rstrip("/"))
+            last = re.split(r"[/\\]", bare.removesuffix("/index"))[-1]
+            relative = written.startswith(".")
+            key = ("P:" + posixpath.normpath(posixpath.join(folder, bare)) if relative
+                   else "I:" + bare)
+            out.append((last, key))
+        return out
+    found = _PY_IMPORT.match(line)
+    if found is None:
+        return []
+    source, listed, plain = found.groups()
+    modules: list[str] = []
+    if source is not None:
+        dots = len(source) - len(source.lstrip("."))
+        base = source[dots:]
+        if dots:  # relative: from the file's package, one folder up per dot after the first
+            parts = folder.split("/") if folder else []
+            parts = parts[:len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+            base = ".".join([*parts, base] if base else parts)
+        modules += [base] if source.strip(".") else []
+    for item in (listed if source is not None else plain).strip().strip("()\\").split(","):
+        words = item.split()
+        name = words[0].strip("()") if words else ""
+        if all(part.isidentifier() for part in name.split(".")) and name:
+            modules.append(f"{base}.{name}" if source is not None and base else name)
+    return [(module.rsplit(".", 1)[-1], "I:" + module) for module in modules]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportLines:
+    """The import lines naming a module's stem — the grep an agent runs after a list of the
+    module's importers — accounted for: importing it from the files the answer lists
+    (``listed``), listed under ``unresolved``, importing another module so named (``other``),
+    or importing it from a file not listed (``unlisted``, with their code); ``partial`` when
+    a bound stopped the search."""
+
+    stem: str
+    listed: int
+    unresolved: int
+    other: list[tuple[str, int]]
+    unlisted: list[TextHit]
+    partial: bool
+
+    @property
+    def lines(self) -> int:
+        return self.listed + self.unresolved + len(self.other) + len(self.unlisted)
+
+
+def import_lines(root: Path, paths: list[str], module: str, stem: str, python: bool,
+                 listed: Collection[str], unresolved: Collection[tuple[str, int]]
+                 ) -> ImportLines:
+    """The import lines of ``paths`` naming ``stem`` (``imported_modules``), ``module``'s own
+    file aside, each read as importing ``module`` or another module so named, accounted for
+    against the files an answer lists (``listed``) and its unresolved imports (places): off
+    the event loop."""
+    def keep(path: str, text: str) -> str | None:
+        keys = [key for last, key in imported_modules(text, python, path) if last == stem]
+        if not keys or path == module:
+            return None
+        return "own" if any(names_module(key, module) for key in keys) else "other"
+
+    page = text_search(root, paths, stem, word=True, keep=keep)
+    counted = {"listed": 0, "unresolved": 0}
+    others: list[tuple[str, int]] = []
+    unlisted: list[TextHit] = []
+    for hit in page.hits:
+        if hit.tag == "other":
+            others.append((hit.path, hit.line))
+        elif hit.path in listed:
+            counted["listed"] += 1
+        elif (hit.path, hit.line) in unresolved:
+            counted["unresolved"] += 1
+        else:
+            unlisted.append(hit)
+    return ImportLines(stem, counted["listed"], counted["unresolved"], others, unlisted,
+                       page.partial or page.total > len(page.hits))

@@ -12,21 +12,31 @@ from typing import Literal
 import anyio
 from pydantic import Field, model_validator
 
+from codenav.index.languages import family
 from codenav.query.locate import FileFilter, Located, locate
 from codenav.query.references import (
     OtherUses,
     TextCheck,
     definitions_of,
     family_langs,
+    module_stem,
     text_check,
 )
-from codenav.query.text import LiteralLines, TextPage, text_files, text_search
+from codenav.query.text import (
+    ImportLines,
+    LiteralLines,
+    TextPage,
+    import_lines,
+    text_files,
+    text_search,
+)
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, DetailParam, ToolParams
 from codenav.tools.rows import Detail
 from codenav.workspace import Workspace
 
-__all__ = ["NavParams", "SourceParam", "TargetParams", "checked_text", "resolved"]
+__all__ = ["NavParams", "SourceParam", "TargetParams", "checked_imports", "checked_text",
+           "resolved"]
 
 _MAX_POSITION = 1 << 31
 
@@ -97,6 +107,21 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     found, pages = await anyio.to_thread.run_sync(search)
     return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at,
                       pages, LiteralLines(ws.root))
+
+
+async def checked_imports(ws: Workspace, reader: MapReader, module: Node,
+                          listed: Collection[str], others: OtherUses) -> ImportLines:
+    """The import lines naming ``module`` that an agent would grep for after an answer
+    listing its importers (``listed`` files; ``others``: what that answer says it leaves
+    out), accounted for (``import_lines``); the files are read off the event loop."""
+    paths = text_files(reader, FileFilter(None), langs=family_langs(module))
+    python = family(module.lang) == family("py")
+    stem = module_stem(module.path)
+
+    def search() -> ImportLines:
+        return import_lines(ws.root, paths, module.path, stem, python, listed,
+                            others.places())
+    return await anyio.to_thread.run_sync(search)
 
 
 # The files an alias of the name is searched in (each file importing it under another name).

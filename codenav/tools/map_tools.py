@@ -23,9 +23,11 @@ from codenav.query.source import Lines
 from codenav.query.text import TextPage, literal_hits, text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
+from codenav.tools.common import checked_imports
 from codenav.tools.render import (
     anchor,
     hub,
+    import_text_entries,
     listed,
     outline_answer,
     related,
@@ -440,7 +442,11 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
     if single == "in:imports" and start.kind == "module" and params.depth == 1:
         # the grep an agent would run: imports written with the module's name, not listed
         importing = {nodes[e["node"]].path for e in ranked}
-        data.update(unlisted(other_imports(reader, Lines(ws.root), start, importing)))
+        others = other_imports(reader, Lines(ws.root), start, importing)
+        data.update(unlisted(others))
+        check = await checked_imports(ws, reader, start, importing, others)
+        data.update(import_text_entries(check, [entry.rsplit(" (", 1)[0]
+                                                for entry in others.outside]))
         if "unresolved" in data:
             cuts.append(unresolved_cut())
     return Answer(data, cuts=cuts)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from posixpath import dirname
 from typing import Any
 
@@ -29,7 +29,7 @@ from codenav.query.references import (
     TextCheck,
 )
 from codenav.query.source import Lines
-from codenav.query.text import TextPage
+from codenav.query.text import ImportLines, TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
     Detail,
@@ -46,13 +46,39 @@ from codenav.tools.rows import (
 )
 from codenav.workspace import Workspace
 
-__all__ = ["SERVER_INSTRUCTIONS", "anchor", "calls_rendered", "deeper_types_warning",
-           "diagnostic_row", "edit_rows", "fallback_notes", "freshness_warnings",
-           "guessed_calls_warning", "hub", "listed", "map_hover", "mark_warnings",
-           "more_warning", "outline_answer", "overload_rows", "overridden_warning",
-           "references_answer", "references_cut", "references_section", "related",
-           "relinking", "server_definition", "several_warning", "summary",
-           "text_answer", "text_entries", "types_section", "unlisted", "unresolved_cut"]
+__all__ = [
+    "SERVER_INSTRUCTIONS",
+    "anchor",
+    "calls_rendered",
+    "deeper_types_warning",
+    "diagnostic_row",
+    "edit_rows",
+    "fallback_notes",
+    "freshness_warnings",
+    "guessed_calls_warning",
+    "hub",
+    "import_text_entries",
+    "listed",
+    "map_hover",
+    "mark_warnings",
+    "more_warning",
+    "outline_answer",
+    "overload_rows",
+    "overridden_warning",
+    "references_answer",
+    "references_cut",
+    "references_section",
+    "related",
+    "relinking",
+    "server_definition",
+    "several_warning",
+    "summary",
+    "text_answer",
+    "text_entries",
+    "types_section",
+    "unlisted",
+    "unresolved_cut",
+]
 
 
 # What the rows below look like, said once to an MCP client (the server's instructions).
@@ -330,6 +356,36 @@ def text_line(check: TextCheck) -> str:
 def _first(names: Sequence[str], count: int) -> str:
     """The first ``count`` of ``names``, a `` …`` when there are more."""
     return ", ".join(names[:count]) + (" …" if len(names) > count else "")
+
+
+_IMPORT_LINES_SHOWN = 4  # import lines not listed shown with their code (the rest: places)
+
+
+def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[str, Any]:
+    """The import lines an agent would grep for after a module's importers, as the answer's
+    ``text`` line (how many name the module, where the others are: not again when they are
+    all in the files ``unlisted`` already said import another module so named, ``said``)
+    and ``textLines`` (the few not listed, with their code)."""
+    stem, lines = check.stem, check.lines
+    stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
+    if lines == check.listed:
+        return {"text": f"all {lines} import line(s) naming {stem!r} are in the files "
+                        f"listed{stopped}"}
+    parts = [f"{lines} import line(s) name {stem!r}: {check.listed} in the files listed"]
+    if check.unresolved:
+        parts.append(f"{check.unresolved} under 'unresolved'")
+    if check.other:
+        where = ("(in the files 'unlisted' names)" if {path for path, _ in check.other} <=
+                 set(said) else _places(check.other[:MAX_PLACES], len(check.other)))
+        parts.append(f"{len(check.other)} of another module so named {where}")
+    out: dict[str, Any] = {}
+    if check.unlisted:
+        places = [(hit.path, hit.line) for hit in check.unlisted]
+        parts.append(f"{len(places)} not listed {_places(places[:MAX_PLACES], len(places))}")
+        for hit in check.unlisted[:_IMPORT_LINES_SHOWN]:
+            out.setdefault("textLines", {}).setdefault(hit.path, []).append(
+                f"{hit.line} (import) | {hit.code}")
+    return {"text": "; ".join(parts) + stopped, **out}
 
 
 def _places(places: Sequence[tuple[str, int]], count: int) -> str:

@@ -68,6 +68,19 @@ def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> N
     by_id = run_codenav("call", "map_node", "{id:py:lib/shapes.py#Circle}", "--root", root)
     assert by_id.returncode == 0 and json.loads(by_id.stdout)["data"]["id"] == \
         "py:lib/shapes.py#Circle", by_id.stdout
+    # an empty string arrives as nothing before the comma (liquidjs, run 24: a text search
+    # of a line range, `"query":""`, was refused as invalid JSON)
+    typed = "codenav call map_search {\"query\":\"\",\"text\":true,\"fileFilter\":" \
+            "\"lib/shapes.py:1-2\"}"
+    words = subprocess.run(["bash", "-c", 'printf "%s\n" ' + typed.split(" ", 1)[1]],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert words[2] == "query:", words
+    ranged = run_codenav(*words, "--root", root)
+    assert ranged.returncode == 0, ranged.stderr
+    assert list(json.loads(ranged.stdout)["data"]["results"]) == ["lib/shapes.py"]
+    last = run_codenav("call", "map_search", "{text:true,fileFilter:lib/shapes.py:1,query:}",
+                       "--root", root)
+    assert last.returncode == 0, last.stderr
     # a string the shell left quotes in is not guessed at
     half = run_codenav("call", "map_search", '{query:"Circle}', "--root", root)
     assert half.returncode == 2 and "quote the object for the shell" in half.stderr

@@ -1,0 +1,88 @@
+"""The import lines an agent greps for after a module's importers (``query/text.py``): which
+lines import a module by its name, and how they are accounted for against an answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codenav.query.text import import_lines, imported_modules
+from tests.conftest import mapped
+from tests.unit.tools.test_map_tools import call
+
+
+@pytest.mark.parametrize(("line", "python", "path", "modules"), [
+    ("from ._exceptions import BrokenResourceError", True, "src/anyio/_core/_x.py",
+     [("_exceptions", "I:src.anyio._core._exceptions"),
+      ("BrokenResourceError", "I:src.anyio._core._exceptions.BrokenResourceError")]),
+    ("from anyio._core import _exceptions as ex, other", True, "tests/t.py",
+     [("_core", "I:anyio._core"), ("_exceptions", "I:anyio._core._exceptions"),
+      ("other", "I:anyio._core.other")]),
+    ("import anyio._core._exceptions", True, "a.py", [("_exceptions",
+                                                       "I:anyio._core._exceptions")]),
+    ("import a.b as c, d", True, "x.py", [("b", "I:a.b"), ("d", "I:d")]),
+    ("from . import (storage,", True, "pkg/b.py", [("storage", "I:pkg.storage")]),
+    ("from .. import storage", True, "pkg/sub/b.py", [("storage", "I:pkg.storage")]),
+    ("from .test_lexer import X", True, "tests/m.py", [("test_lexer", "I:tests.test_lexer"),
+                                                       ("X", "I:tests.test_lexer.X")]),
+    ("    _exceptions,", True, "a.py", []),  # a continuation line: not an import's first
+    ("x = _exceptions.y", True, "a.py", []),
+    ("import { Drop } from '../drop/drop'", False, "src/context/c.ts",
+     [("drop", "P:src/drop/drop")]),
+    ("export * from './drop'", False, "src/index.ts", [("drop", "P:src/drop")]),
+    ("const d = require('./drop/index.js')", False, "src/a.js", [("drop",
+                                                                  "P:src/drop/index")]),
+    ("} from './droplet'", False, "a.ts", [("droplet", "P:droplet")]),
+    ("import x from 'pkg/drop'", False, "a.ts", [("drop", "I:pkg/drop")]),
+    ("const x = drop('./drop')", False, "a.ts", []),
+    ("const m = await import('./drop')", False, "src/a.ts", [("drop", "P:src/drop")]),
+])
+def test_the_modules_an_import_line_names(line: str, python: bool, path: str,
+                                          modules: list[tuple[str, str]]) -> None:
+    assert imported_modules(line, python, path) == modules
+
+
+def test_import_lines_are_accounted_for_against_the_files_listed(tmp_path: Path) -> None:
+    files = {
+        "pkg/storage.py": "VALUE = 1\n",
+        "pkg/a.py": "from pkg.storage import VALUE\nfrom pkg import storage\n",
+        "pkg/b.py": "import pkg.storage as s  # the module\n\nstorage = 2  # not an import\n",
+        "pkg/c.py": "from other.storage import thing\n",
+        "pkg/d.py": "from pkg.storage_extra import x\nfrom . import storage\n",
+    }
+    (tmp_path / "pkg").mkdir()
+    for path, text in files.items():
+        (tmp_path / path).write_text(text)
+    found = import_lines(tmp_path, sorted(files), "pkg/storage.py", "storage", True,
+                         {"pkg/a.py"}, {("pkg/d.py", 2)})
+    assert (found.listed, found.unresolved, found.other) == (2, 1, [("pkg/c.py", 1)])
+    assert [(hit.path, hit.line) for hit in found.unlisted] == [("pkg/b.py", 1)]
+    assert found.lines == 5 and not found.partial
+
+
+def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path) -> None:
+    # anyio and liquidjs (run 24): after the importers of `_exceptions` and `drop.ts` the agent
+    # grepped the module's name over every file (2.4 KB, 1.6 KB) to believe the list
+    with mapped(tmp_path, {
+            "pkg/__init__.py": "",
+            "pkg/storage.py": "VALUE = 1\n",
+            "pkg/a.py": "from pkg.storage import VALUE\nfrom pkg import storage\n",
+            "pkg/b.py": "from . import (\n    storage,\n)\n",
+            "pkg/other/__init__.py": "",
+            "pkg/other/storage.py": "THING = 2\n",
+            "pkg/other/c.py": "from pkg.other.storage import THING\n",
+            "pkg/d.py": "# storage is imported elsewhere\nstorage = 3\n"}) as ws:
+        data = call(ws, "map_neighbors", {"id": "py:pkg/storage.py", "edgeKinds": ["imports"],
+                                          "direction": "in"})["data"]
+        assert sorted(row.split(" ")[0] for row in data["neighbors"]) == ["pkg/a.py",
+                                                                         "pkg/b.py"], data
+        # (b.py's name is on a continuation line: its statement's first line does not hold it)
+        assert data["text"] == ("3 import line(s) name 'storage': 2 in the files listed; "
+                                "1 of another module so named (in the files 'unlisted' "
+                                "names)"), data
+        assert "pkg/other/c.py (" in data["unlisted"], data
+        alone = call(ws, "map_neighbors", {"id": "py:pkg/other/storage.py",
+                                           "edgeKinds": ["imports"], "direction": "in"})
+        assert alone["data"]["text"] == "3 import line(s) name 'storage': 1 in the files " \
+            "listed; 2 of another module so named (in the files 'unlisted' names)", alone
