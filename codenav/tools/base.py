@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import UnionType
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from codenav.envelope import DEFAULT_BUDGET, Answer
 from codenav.query.fresh import Freshness
@@ -31,6 +32,17 @@ class ToolParams(BaseModel):
 
     tokenBudget: int | None = Field(default=None, description="Max answer size (default 2000)")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_as_list(cls, data: Any) -> Any:
+        """A list argument given as one string (``"include": "children"``) is that one item:
+        agents write it so (mistune, run 25: a BAD_ARGS cost each of two agents a call)."""
+        if not isinstance(data, dict):
+            return data
+        lists = {name for name, field in cls.model_fields.items() if _takes_list(field.annotation)}
+        return {name: [value] if name in lists and isinstance(value, str) else value
+                for name, value in data.items()}
+
     def continuation(self, **replace: Any) -> dict[str, Any]:
         """The arguments the caller set (none at their default), with ``replace`` applied:
         the base of a ``dropped.next`` call."""
@@ -38,6 +50,14 @@ class ToolParams(BaseModel):
         args.pop("offset", None)
         args.update(replace)
         return {key: value for key, value in args.items() if value is not None}
+
+
+def _takes_list(annotation: Any) -> bool:
+    """Whether a field's type is a list (or a list or None)."""
+    if get_origin(annotation) is list:
+        return True
+    return get_origin(annotation) in (Union, UnionType) and \
+        any(get_origin(arg) is list for arg in get_args(annotation))
 
 
 def DetailParam() -> Any:

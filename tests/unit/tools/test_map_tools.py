@@ -835,3 +835,17 @@ def test_subtypes_are_listed_in_file_and_line_order(tmp_path: Path) -> None:
         assert rows == [["pkg/a.py#Late", "5"], ["pkg/m.py#Mid", "9"],
                         ["pkg/z.py#Zed", "4"], ["pkg/z.py#Alpha", "8"],
                         ["pkg/m.py#Deeper", "5"]], types
+
+
+def test_a_list_argument_given_one_string_is_that_item(tmp_path: Path) -> None:
+    # mistune (run 25): `"include": "children"` was BAD_ARGS and cost two agents a call each
+    with mapped(tmp_path, {"a.py": "class A:\n    x = 1\n\n    def m(self):\n        pass\n"}) \
+            as ws:
+        one = call(ws, "map_node", {"symbol": "A", "include": "children", "kinds": "method"})
+        listed = call(ws, "map_node", {"symbol": "A", "include": ["children"],
+                                       "kinds": ["method"]})
+        assert one == listed and one["data"]["children"] == ["4-5 method m"], one
+        wrong = call(ws, "map_node", {"symbol": "A", "include": "everything"})
+        assert wrong["error"]["code"] == "BAD_ARGS", wrong
+        number = call(ws, "map_node", {"symbol": "A", "kinds": 3})
+        assert number["error"]["code"] == "BAD_ARGS", number
