@@ -654,7 +654,10 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
                 marks[GUESSED] += guessed_lines[path]
                 marks[MAP_ONLY] += side.counts[path] - guessed_lines[path]
             continue
-        rows = {pos: _confirm(row, theirs.get(pos)) for pos, row in ours.items()}
+        # a use through a name the file imports it as (`escape as escape_text`) is confirmed
+        # by the server's report of that file's import: servers stop at the alias
+        rows = {pos: row if theirs and row[4] and row[4] != node.name and row[5] is None
+                else _confirm(row, theirs.get(pos)) for pos, row in ours.items()}
         for pos, row in theirs.items():
             rows.setdefault(pos, row)
         merged[path] = _one_a_line(rows.values())

@@ -55,3 +55,38 @@ def test_a_server_caller_whose_site_hands_the_method_out_is_no_caller(tmp_path: 
             ["boxBox", "elsewhere"]
     finally:
         ws.close()
+
+
+def test_uses_through_a_name_the_import_gives_are_confirmed_by_the_servers_import(
+        tmp_path: Path) -> None:
+    # mistune (run 25): basedpyright reported `from .util import escape as escape_text` and
+    # none of escape_text's 12 calls; the merged answer marked them [map] and the agent
+    # checked each with text searches
+    from codenav.query.fresh import Freshness
+    from codenav.query.live import ServerPlace
+    from codenav.query.locate import MAP_ONLY, FileFilter
+    from codenav.query.references import merged_references
+    from codenav.query.source import Lines
+
+    root = tmp_path / "repo"
+    write_tree(root, {"pkg/__init__.py": "", "pkg/util.py": "def escape(s):\n    return s\n",
+                      "pkg/html.py": "from pkg.util import escape as escape_text\n\n"
+                                     "escape_text(1)\nescape_text(2)\n",
+                      "pkg/other.py": "from pkg.util import escape as esc\n\nesc(3)\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        reader = ws.reader()
+        node = reader.node("py:pkg/util.py#escape")
+        assert node is not None
+        # the server: html.py's import alone; nothing of other.py
+        told = [ServerPlace("pkg/html.py", 1, 22, 1, 28)]
+        page = merged_references(reader, Lines(root), Freshness(ws), node, told,
+                                 files=FileFilter(None), declaration=False, offset=0,
+                                 room=100)
+        rows = {refs.path: [(ref.line, ref.mark) for ref in refs.refs] for refs in page.shown}
+        assert rows["pkg/html.py"] == [(1, None), (3, None), (4, None)], rows
+        # a file the server said nothing of stays the map's alone, its import included
+        assert rows["pkg/other.py"] == [(1, MAP_ONLY), (3, MAP_ONLY)], rows
+    finally:
+        ws.close()
