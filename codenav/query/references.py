@@ -386,6 +386,9 @@ class TextCheck:
     # they are few (MAX_SHOWN_LINES): the lines an agent would open to believe the count
     shown: tuple[tuple[str, int, str, str], ...] = ()
     aside: int = 0  # lines of the definition itself, not counted (it is no use of itself)
+    # the other definitions so named the ``other`` lines use, most used first: (qualified
+    # name, lines) — which namesakes they are, what an agent greps them to learn
+    others: tuple[tuple[str, int], ...] = ()
 
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
@@ -406,6 +409,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     buckets: dict[str, list[tuple[str, int]]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
     unused: dict[tuple[str, str], list[TextHit]] = defaultdict(list)  # by file and word
+    namesakes: Counter[int] = Counter()  # the other definitions "other" lines use: lines
     shown = beyond = 0
     partial = False
     code_at: dict[tuple[str, int], str] = {}
@@ -435,6 +439,10 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                     unused[(hit.path, word)].append(hit)
                 else:
                     buckets[category].append(place)
+                if category == "other":
+                    target = next((target for _, target in refs if target is not None), None)
+                    if target is not None:
+                        namesakes[target] += 1
     for (path, word), hits in unused.items():
         parsed = places(path, word, [hit.line for hit in hits]) if places else {}
         for hit in hits:
@@ -456,8 +464,14 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
                   for path, line, category in others) \
         if len(others) <= MAX_SHOWN_LINES and not partial else ()
     aside = len(own & seen - set(listed))
+    named = reader.nodes_by_id(namesakes)
+    by_name: Counter[str] = Counter()
+    for target, count in namesakes.items():
+        if target in named:
+            by_name[named[target].qname] += count
     return TextCheck(name, len(seen) - aside + beyond, shown, categories, partial,
-                     tuple(alias for alias, _ in aliases), lines, aside)
+                     tuple(alias for alias, _ in aliases), lines, aside,
+                     tuple(sorted(by_name.items(), key=lambda item: (-item[1], item[0]))))
 
 
 def _refs_at(reader: MapReader, name: str, paths: set[str]

@@ -344,6 +344,8 @@ def text_line(check: TextCheck) -> str:
     for category, count, places in check.categories:
         label = _CHECKED.get(category, f"of other {name!r}" if category == "other" else
                              category)
+        if category == "other" and check.others:  # which namesakes: what a grep would tell
+            label += f" ({_namesakes(check.others)})"
         limit = _PLACES.get(category, 6)
         whole = _FEW_WHOLE if category in _FEW else MAX_PLACES
         shown = places if limit and count <= whole else places[:limit]
@@ -386,6 +388,15 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
             out.setdefault("textLines", {}).setdefault(hit.path, []).append(
                 f"{hit.line} (import) | {hit.code}")
     return {"text": "; ".join(parts) + stopped, **out}
+
+
+_NAMESAKES = 4  # the other definitions a text check names (the rest counted)
+
+
+def _namesakes(others: Sequence[tuple[str, int]]) -> str:
+    """``BlockParser.register 12, InlineParser.register 10`` (+ how many more)."""
+    text = ", ".join(f"{name} {count}" for name, count in others[:_NAMESAKES])
+    return text + (f", +{len(others) - _NAMESAKES} more" if len(others) > _NAMESAKES else "")
 
 
 def _places(places: Sequence[tuple[str, int]], count: int) -> str:

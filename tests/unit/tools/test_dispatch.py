@@ -38,7 +38,7 @@ def test_unknown_tool_names_the_tools(ws: Workspace) -> None:
 @pytest.mark.parametrize(("args", "fragment"), [
     ({"bogus": 1}, "bogus: unknown argument"),
     ({"full": [1]}, "full: Input should be a valid boolean"),
-    ({"paths": "src"}, "paths: Input should be a valid list"),
+    ({"paths": 3}, "paths: Input should be a valid list"),  # (one string: that one path)
     ({"tokenBudget": "lots"}, "tokenBudget must be an integer"),
     ({"tokenBudget": True}, "tokenBudget must be an integer"),
     (["not", "an", "object"], "arguments must be a JSON object"),

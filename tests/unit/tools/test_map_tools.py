@@ -849,3 +849,21 @@ def test_a_list_argument_given_one_string_is_that_item(tmp_path: Path) -> None:
         assert wrong["error"]["code"] == "BAD_ARGS", wrong
         number = call(ws, "map_node", {"symbol": "A", "kinds": 3})
         assert number["error"]["code"] == "BAD_ARGS", number
+
+
+def test_the_text_check_names_the_namesakes_its_other_lines_use(tmp_path: Path) -> None:
+    # mistune (run 25): "26 of other 'register'" with places only: the agent grepped
+    # `renderer.register` (2.7 KB) to learn they were Parser.register's and BaseDirective's
+    with mapped(tmp_path, {
+            "pkg/core.py": "class Renderer:\n    def register(self, name):\n        pass\n\n\n"
+                           "class Parser:\n    def register(self, name):\n        pass\n\n\n"
+                           "class Directive:\n    def register(self, name):\n        pass\n",
+            "pkg/use.py": "from pkg.core import Renderer, Parser, Directive\n\n\n"
+                          "def setup(r: Renderer, p: Parser, d: Directive):\n"
+                          "    r.register('a')\n    p.register('b')\n    p.register('c')\n"
+                          "    d.register('d')\n"}) as ws:
+        data = call(ws, "nav_references", {"symbol": "Renderer.register", "source": "map",
+                                           "show": "lines"})["data"]
+        assert data["references"] == {"pkg/use.py": [5]}, data
+        assert "3 of other 'register' (Parser.register 2, Directive.register 1) " \
+               "pkg/use.py:6,7,8" in data["text"], data["text"]
