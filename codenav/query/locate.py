@@ -289,13 +289,13 @@ def _overloads_folded(ranked: list[Node]) -> list[Node]:
     """``ranked`` with the overloads of one function or method (one name in one scope:
     Python's ``@overload`` stubs, TypeScript's signatures) as one definition, the first —
     except where each is its own symbol (Java, C#, C++ overloads; Rust's trait impls)."""
-    seen: set[tuple[int | None, str]] = set()
+    seen: set[tuple[int | None, str, bool]] = set()
     out = []
     for node in sorted(ranked, key=lambda n: (n.path, n.line)):
         lang = by_code(node.lang)
         if node.kind in CALLABLE_KINDS and not (lang is not None and (
                 lang.overloads == "distinct" or lang.distinct_namesakes)):
-            group = (node.parent_id, node.name)
+            group = (node.parent_id, node.name, node.static)
             if group in seen:
                 continue
             seen.add(group)
@@ -447,7 +447,7 @@ def declarations_of(reader: MapReader, node: Node, family: bool = True) -> list[
     rename must change too), the members it overrides or implements and those overriding
     it."""
     # (a class's static and instance members of one name are two: planck's `Vec2.add`)
-    found = [other for other in reader.family(node) if _static(other) == _static(node)]
+    found = [other for other in reader.family(node) if other.static == node.static]
     lang = by_code(node.lang)
     if lang is not None and lang.tags:  # C: `struct P` and its typedef `P` are two symbols
         found = [other for other in found
@@ -464,11 +464,6 @@ def declarations_of(reader: MapReader, node: Node, family: bool = True) -> list[
     return found
 
 
-def _static(node: Node) -> bool:
-    """Whether a member is declared ``static`` (in the languages that write it first)."""
-    return node.signature.lstrip().startswith("static ")
-
-
 def overridden(reader: MapReader, node: Node) -> list[tuple[Node, int]]:
     """The members ``node`` overrides that references reach, with their counts: a call
     through a base class's type is the base method's reference, and may run this one."""
@@ -483,7 +478,8 @@ def overloads_of(reader: MapReader, node: Node) -> list[Node]:
     signatures, Java's overloads) — [] when it has no namesake."""
     if node.kind not in CALLABLE_KINDS:
         return []
-    found = [other for other in reader.family(node) if other.kind in CALLABLE_KINDS]
+    found = [other for other in reader.family(node)
+             if other.kind in CALLABLE_KINDS and other.static == node.static]
     return sorted(found, key=lambda n: n.line) if len(found) > 1 else []
 
 

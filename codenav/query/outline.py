@@ -61,14 +61,14 @@ def entries(nodes: Sequence[Node], top: int | None, kinds: Sequence[str] | None)
 def one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
     """The members with the overloads of one name in one scope listed once (the first;
     a getter and its setter are one too), and how many each stands for."""
-    first: dict[tuple[int | None, str], int] = {}
+    first: dict[tuple[int | None, str, bool], int] = {}
     counts: dict[str, int] = {}
     kept: list[Entry] = []
     for entry in found:
         node = entry.node
         lang = by_code(node.lang)
         if node.kind in _CALLABLE and not (lang is not None and lang.distinct_namesakes):
-            group = (node.parent_id, node.name)
+            group = (node.parent_id, node.name, node.static)  # (static: another symbol)
             if group in first:
                 counts[node.name] = counts.get(node.name, 1) + 1
                 continue

@@ -57,6 +57,18 @@ class Node(NamedTuple):
     hub: float
     type_key: str | None
 
+    @property
+    def static(self) -> bool:
+        """Whether it is a member declared ``static`` (in the languages that write it
+        first): a class's static and instance members of one name are two symbols."""
+        return _STATIC.match(self.signature) is not None
+
+
+# A declaration's modifiers up to `static` (`public static async find(…)`, Java's
+# `private static final int X`, C#'s `internal static`).
+_STATIC = re.compile(r"\s*(?:(?:public|private|protected|internal|readonly|abstract|override|"
+                     r"async|final|export|declare|sealed|unsafe|extern|new)\s+)*static\b")
+
 
 @dataclass(frozen=True, slots=True)
 class NodeFilter:

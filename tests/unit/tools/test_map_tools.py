@@ -867,3 +867,22 @@ def test_the_text_check_names_the_namesakes_its_other_lines_use(tmp_path: Path) 
         assert data["references"] == {"pkg/use.py": [5]}, data
         assert "3 of other 'register' (Parser.register 2, Directive.register 1) " \
                "pkg/use.py:6,7,8" in data["text"], data["text"]
+
+
+def test_a_static_and_an_instance_method_of_one_name_are_two_members(tmp_path: Path) -> None:
+    # parchment (run 25): Registry's `public static find` and instance `find` were folded as
+    # overloads ("find": 2): the instance one was missing and took a line-range read to see
+    with mapped(tmp_path, {"src/registry.ts": (
+            "export class Registry {\n"
+            "  public static find(node: string, bubble = false): string {\n"
+            "    return node;\n  }\n"
+            "  public find(node: string, bubble = false): string {\n"
+            "    return Registry.find(node, bubble);\n  }\n"
+            "  static async load(): Promise<void> {}\n"
+            "  public query(q: string): string;\n"
+            "  public query(q: number): string;\n"
+            "  public query(q: unknown): string {\n    return '';\n  }\n}\n")}) as ws:
+        data = call(ws, "map_node", {"symbol": "Registry", "kinds": ["method"]})["data"]
+        assert data["children"] == ["2-4 method find (static)", "5-7 method find~2",
+                                    "8 method load (static)", "9 method query"], data
+        assert data["overloads"] == {"query": 3}, data
