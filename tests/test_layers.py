@@ -35,7 +35,7 @@ INSIDE: dict[str, dict[str, frozenset[str]]] = {
         "locate": frozenset({"fresh", "source"}),
         "live": frozenset({"fresh", "locate"}),
         "search": frozenset({"locate"}),
-        "text": frozenset({"locate", "source"}),
+        "text": frozenset({"imports", "locate", "source"}),
         "imports": frozenset(),
         "receivers": frozenset(),
         "definitions": frozenset({"locate"}),

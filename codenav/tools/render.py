@@ -473,16 +473,19 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     under its own name has none: its kind and place say it all), or with their line and
     what encloses them only."""
     items: list[Any] = []
-    above = MODULE  # a row's `in` is left out when the row above has it
+    # a row's `in` is left out when the row above has it; with code, a file starts at module
+    # level (its first rows' code tells); without, its first use there says `<module>` (an
+    # import says where it is by its kind)
+    above = MODULE if code else None
     for ref in refs.refs:
         line = ref.code if code else None
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
+        said = ref.scope == above or (ref.kind == "import" and ref.scope == MODULE)
         items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
-                             ref.scope if ref.scope != above else None, line, ref.name,
-                             common, ref.mark))
-        above = ref.scope
+                             None if said else ref.scope, line, ref.name, common, ref.mark))
+        above = ref.scope if not (ref.kind == "import" and above is None) else above
     return items
 
 

@@ -244,7 +244,7 @@ def test_a_tool_the_server_does_not_have_is_a_protocol_error(server: Server, nam
     ("map_search", {"query": 5}),
     ("map_search", {"query": "x", "tokenBudget": "lots"}),
     ("map_search", {"query": "x", "tokenBudget": True}),
-    ("map_search", {"query": "x", "kinds": "class"}),
+    ("map_search", {"query": "x", "kinds": 5}),  # (one string: that one kind)
     ("map_search", {"query": "x", "surprise": 1}),
     ("map_search", {"query": "\u0000\u001b[31m\u202e\u200b"}),
     ("map_search", {"query": "q" * 100_000}),
@@ -257,7 +257,7 @@ def test_a_tool_the_server_does_not_have_is_a_protocol_error(server: Server, nam
     ("nav_definition", {"file": "app/core.py", "line": 1.5}),
     ("nav_references", {"symbol": None}),
     ("map_neighbors", {"id": ["list"]}),
-    ("map_rebuild", {"paths": "app"}),
+    ("map_rebuild", {"paths": 7}),  # (one string: that one path)
     ("map_rebuild", {"paths": ["../../etc"]}),
     ("map_status", {"tokenBudget": 10**12}),
     ("nav_rename_preview", {"symbol": "helper", "newName": "\u0000" * 1000}),

@@ -886,3 +886,16 @@ def test_a_static_and_an_instance_method_of_one_name_are_two_members(tmp_path: P
         assert data["children"] == ["2-4 method find (static)", "5-7 method find~2",
                                     "8 method load (static)", "9 method query"], data
         assert data["overloads"] == {"query": 3}, data
+
+
+def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
+    # parchment (run 25): with show "names", test calls at module level (in anonymous
+    # callbacks) were bare line numbers, and the agent read the lines to learn where they were
+    with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
+                           "pkg/t.py": "from pkg.a import helper\n\nhelper()\nhelper()\n\n\n"
+                                       "def run():\n    helper()\n\n\nhelper()\n"}) as ws:
+        names = call(ws, "nav_references", {"symbol": "helper", "source": "map",
+                                            "show": "names"})["data"]["references"]
+        assert names["pkg/t.py"] == ["1 (import)", "3 <module>", "4", "8 run", "11 <module>"]
+        code = call(ws, "nav_references", {"symbol": "helper", "source": "map"})["data"]
+        assert code["references"]["pkg/t.py"][1] == "3 | helper()", code
