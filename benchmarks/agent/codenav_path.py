@@ -43,8 +43,8 @@ def calls_for(question: Question, language: str) -> list[tuple[str, dict[str, An
         return list(question.codenav)
     kind, target = question.kind, question.target
     lang = "py" if language == "python" else "ts"
-    if kind == "refs":
-        return [("nav_references", {"symbol": target})]
+    if kind == "refs":  # places are the answer: real agents (runs 24-25) asked for lines
+        return [("nav_references", {"symbol": target, "show": "lines"})]
     if kind == "callers":
         return [("nav_call_hierarchy", {"symbol": target, "direction": "incoming"})]
     if kind == "subclasses":  # "direct or not": every level
