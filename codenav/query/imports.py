@@ -74,8 +74,10 @@ def import_statements(reader: MapReader, module: Node) -> list[ImportSite]:
     """Every line importing ``module`` (its own file left out), by path and line:
     imports of the module itself, of the names it defines written against it, of any
     name written against it (a name an index re-exports: ``import { H3Event } from
-    './types'`` imports ``types/index.ts``), and wildcards of it."""
-    seen: set[tuple[str, int]] = set()
+    './types'`` imports ``types/index.ts``), and wildcards of it — not the lines naming a
+    package only on the way to a module inside it (``from pkg.sub import x`` imports
+    ``pkg.sub``, not ``pkg``)."""
+    seen = reader.passed_through(module.id)  # (a package named on the way to a submodule)
     out: list[ImportSite] = []
     direct = reader.import_sites([module.id])
     members = reader.import_sites([child.id for child in reader.children(module.id)])

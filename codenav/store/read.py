@@ -609,6 +609,18 @@ class MapReader:
         """The resolved references to one node."""
         return self.uses_in([node_id], None)
 
+    def passed_through(self, node_id: int) -> set[tuple[str, int]]:
+        """(path, line) of the import statements that name the package ``node_id`` only on
+        the way to a module inside it (``from icalendar.timezone.pytz import PYTZ`` names
+        ``icalendar.timezone``, and imports ``icalendar.timezone.pytz``)."""
+        rows = self.conn.execute(
+            "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE r.target_id = ? AND r.kind = 'import' AND r.key LIKE 'I:%' AND EXISTS ("
+            "SELECT 1 FROM refs o WHERE o.file_id = r.file_id AND o.line = r.line "
+            "AND o.kind = 'import' AND substr(o.key, 1, length(r.key) + 1) = r.key || '.')",
+            (node_id,))
+        return {(str(path), int(line)) for path, line in rows}
+
     @staticmethod
     def _uses(targets: Sequence[int], calls_of: int | None, columns: str,
               paths: Sequence[str] | None = None, declarations: bool = True,

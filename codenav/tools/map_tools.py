@@ -488,8 +488,12 @@ def _edges(reader: MapReader, node_id: int, direction: str,
             out += [(child.id, "contains", "out", None) for child in reader.children(node_id)]
     if direction in ("in", "both"):
         importing: set[str] = set()
+        # a package named on the way to a module inside it is not what the line imports
+        through = reader.passed_through(node_id) if "imports" in kinds else set()
         for hit in reader.refs_to(node_id):
             edge = _edge(hit.kind)
+            if edge == "imports" and (hit.path, hit.line) in through:
+                continue
             if edge in kinds:
                 out.append((hit.scope_id, edge, "in", anchor(hit.path, hit.line, hit.col)))
             if edge == "imports":

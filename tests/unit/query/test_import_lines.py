@@ -86,3 +86,24 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
                                            "edgeKinds": ["imports"], "direction": "in"})
         assert alone["data"]["text"] == "3 import line(s) name 'storage': 1 in the files " \
             "listed; 2 of another module so named (in the files 'unlisted' names)", alone
+
+
+def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: Path) -> None:
+    # icalendar (run 26): the importers of `icalendar.timezone` listed 5 files that import
+    # only its submodules (`from icalendar.timezone.zoneinfo import ZONEINFO`); the agent
+    # spent 6 text searches to find them out
+    with mapped(tmp_path, {
+            "lib/__init__.py": "", "lib/tz/__init__.py": "from .tzp import TZP\n",
+            "lib/tz/tzp.py": "class TZP:\n    pass\n", "lib/tz/zone.py": "ZONE = 1\n",
+            "lib/a.py": "from lib.tz import TZP\n",
+            "lib/b.py": "from lib.tz.zone import ZONE\nimport lib.tz.tzp\n",
+            "lib/c.py": "import lib.tz\n\nlib.tz.TZP\n",
+            "lib/d.py": "from .tz import zone\n"}) as ws:
+        data = call(ws, "map_neighbors", {"id": "py:lib/tz/__init__.py", "edgeKinds": ["imports"],
+                                          "direction": "in"})["data"]
+        assert sorted(row.split(" ")[0] for row in data["neighbors"]) == \
+            ["lib/a.py", "lib/c.py", "lib/d.py"], data
+        zone = call(ws, "map_neighbors", {"id": "py:lib/tz/zone.py", "edgeKinds": ["imports"],
+                                          "direction": "in"})["data"]
+        assert sorted(row.split(" ")[0] for row in zone["neighbors"]) == \
+            ["lib/b.py", "lib/d.py"], zone
