@@ -96,7 +96,7 @@ def _related(rows: list[Any], symbol: str, ids: set[str], positions: set[Positio
 def _references(groups: dict[str, Any], ids: set[str], positions: set[Position]) -> None:
     for path, rows in groups.items():
         for row in rows if isinstance(rows, list) else []:
-            if isinstance(row, str):
+            if isinstance(row, (str, int)) and not isinstance(row, bool):  # a line alone: int
                 positions.add((path, parse_ref_row(row).line))
             elif isinstance(row, dict) and isinstance(row.get("line"), int):
                 positions.add((path, row["line"]))
