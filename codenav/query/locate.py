@@ -130,6 +130,10 @@ class FileFilter:
                                   "('!tests/'); several separated by commas ('!dist/,!docs/')")
                 continue
             (self.excluded if negated else self.included).append(pattern)
+        if self.lines is not None and (len(self.included) != 1 or self.excluded):
+            raise BadArgs("a line range ('src/a.py:40-60') is taken by map_search with "
+                          "text:true alone, once, after one file's path; other tools filter "
+                          "whole files")
 
     @property
     def active(self) -> bool:

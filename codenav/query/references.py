@@ -657,6 +657,9 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
     counts: dict[str, int] = {}
     merged: dict[str, list[_Row]] = {}
     marks: Counter[str] = Counter()
+    bound: dict[str, set[str]] = defaultdict(set)  # the other names files import it under
+    for path, alias in reader.names_bound([node.id], node.name):
+        bound[path].add(alias)
     for path in set(server) | set(side.counts):
         theirs, ours = server.get(path, {}), mapped.get(path)
         if ours is None:  # one side only: counted without reading the other's rows
@@ -670,7 +673,9 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
             continue
         # a use through a name the file imports it as (`escape as escape_text`) is confirmed
         # by the server's report of that file's import: servers stop at the alias
-        rows = {pos: row if theirs and row[4] and row[4] != node.name and row[5] is None
+        aliased = bound.get(path, set()) if any(row[2] == "import" for row in theirs.values()) \
+            else set()
+        rows = {pos: row if row[4] in aliased and row[5] is None
                 else _confirm(row, theirs.get(pos)) for pos, row in ours.items()}
         for pos, row in theirs.items():
             rows.setdefault(pos, row)

@@ -180,8 +180,12 @@ def imported_modules(line: str, python: bool, path: str = "") -> list[tuple[str,
     for item in (listed if source is not None else plain).strip().strip("()\\").split(","):
         words = item.split()
         name = words[0].strip("()") if words else ""
-        if all(part.isidentifier() for part in name.split(".")) and name:
-            modules.append(f"{base}.{name}" if source is not None and base else name)
+        if not name or not all(part.isidentifier() for part in name.split(".")):
+            continue
+        if source is None and len(words) == 1:  # `import a.b` imports (and binds) a too
+            parts = name.split(".")
+            modules += [".".join(parts[:n]) for n in range(1, len(parts))]
+        modules.append(f"{base}.{name}" if source is not None and base else name)
     return [(module.rsplit(".", 1)[-1], "I:" + module) for module in modules]
 
 

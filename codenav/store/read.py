@@ -67,7 +67,7 @@ class Node(NamedTuple):
 # A declaration's modifiers up to `static` (`public static async find(…)`, Java's
 # `private static final int X`, C#'s `internal static`).
 _STATIC = re.compile(r"\s*(?:(?:public|private|protected|internal|readonly|abstract|override|"
-                     r"async|final|export|declare|sealed|unsafe|extern|new)\s+)*static\b")
+                     r"async|final|export|declare|sealed|unsafe|extern|new)\s+)*static\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -612,12 +612,14 @@ class MapReader:
     def passed_through(self, node_id: int) -> set[tuple[str, int]]:
         """(path, line) of the import statements that name the package ``node_id`` only on
         the way to a module inside it (``from icalendar.timezone.pytz import PYTZ`` names
-        ``icalendar.timezone``, and imports ``icalendar.timezone.pytz``)."""
+        ``icalendar.timezone``, and imports ``icalendar.timezone.pytz``; a plain ``import
+        pkg.sub`` binds ``pkg``: it imports the package too)."""
         rows = self.conn.execute(
             "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id "
             "WHERE r.target_id = ? AND r.kind = 'import' AND r.key LIKE 'I:%' AND EXISTS ("
             "SELECT 1 FROM refs o WHERE o.file_id = r.file_id AND o.line = r.line "
-            "AND o.kind = 'import' AND substr(o.key, 1, length(r.key) + 1) = r.key || '.')",
+            "AND o.kind = 'import' AND substr(o.key, 1, length(r.key) + 1) = r.key || '.' "
+            "AND instr(o.key, '::') > 0)",
             (node_id,))
         return {(str(path), int(line)) for path, line in rows}
 

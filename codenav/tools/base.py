@@ -40,7 +40,7 @@ class ToolParams(BaseModel):
         if not isinstance(data, dict):
             return data
         lists = {name for name, field in cls.model_fields.items() if _takes_list(field.annotation)}
-        return {name: [value] if name in lists and isinstance(value, str) else value
+        return {name: [value] if name in lists and isinstance(value, str) and value else value
                 for name, value in data.items()}
 
     def continuation(self, **replace: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
+from codenav.index.languages import family
 from codenav.index.literals import Place
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
@@ -199,10 +200,16 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
             raise BadArgs("query is empty: give the text to find (or \"\" with fileFilter "
                           "'path:N-M' for every line of that range)")
         paths = text_files(reader, files, params.lang)
+        if files.lines is not None:  # one file's lines: its path exactly, not a prefix
+            paths = [path for path in paths if path == files.included[0]]
+            if not paths:
+                raise BadArgs(f"a line range takes one mapped file's path: "
+                              f"{files.included[0]!r} is none ('src/a.py:40-60')")
         # up to MAX_SCAN_S of reading files: off the event loop, which serves other calls
         def scan() -> tuple[TextPage, dict[tuple[str, int], Place]]:
             found = text_search(ws.root, paths, params.query, lines=files.lines)
-            return found, literal_hits(ws.root, found.hits[params.offset:], params.query)
+            return found, (literal_hits(ws.root, found.hits[params.offset:], params.query)
+                           if params.query else {})  # ("": every line; nothing to place)
         lines, places = await anyio.to_thread.run_sync(scan)
         ctx.fresh.check({hit.path for hit in lines.hits[params.offset:]})
         return text_answer(lines, params.query, params.offset,
@@ -444,9 +451,10 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         importing = {nodes[e["node"]].path for e in ranked}
         others = other_imports(reader, Lines(ws.root), start, importing)
         data.update(unlisted(others))
-        check = await checked_imports(ws, reader, start, importing, others)
-        data.update(import_text_entries(check, [entry.rsplit(" (", 1)[0]
-                                                for entry in others.outside]))
+        if family(start.lang) in (family("py"), family("ts")):  # the syntax it can read
+            check = await checked_imports(ws, reader, start, importing, others)
+            data.update(import_text_entries(check, [entry.rsplit(" (", 1)[0]
+                                                    for entry in others.outside]))
         if "unresolved" in data:
             cuts.append(unresolved_cut())
     return Answer(data, cuts=cuts)

@@ -392,8 +392,8 @@ NAV_REFERENCES = ToolSpec(
     description="Every use of a definition by file, with line, enclosing function and "
                 "code: the precise grep (no comments, strings or namesakes).",
     params=ReferencesParams, handler=nav_references,
-    arguments="id or position, `fileFilter?`, `includeDeclaration?`, `offset?`, `source?`, "
-              "`detail?`",
+    arguments="id or position, `fileFilter?`, `includeDeclaration?`, `show?` code/names/lines, "
+              "`offset?`, `source?`, `detail?`",
     returns="total, `references` by file (· files by reference count, then path), "
             "`unlisted`: the name's uses in code left out (none: complete), `unresolved`: "
             "those on a receiver of unknown type, by file with their code (many: by receiver "

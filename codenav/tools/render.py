@@ -96,7 +96,7 @@ Items are rows of text unless detail:'full' (objects with every field):
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] [[<mark>]] | <code>" — \
 (kind) only when not the answer's refKind (call when absent); <in> is the enclosing function \
 or class (<module> at top level), left out when the same as the row above (a file's first \
-row: when <module>); an import of the symbol under its own name has no code; [name]: matched \
+row with code: when <module>); an import of the symbol under its own name has no code; [name]: matched \
 by name only (receiver type unknown), [map]: the map's alone (a server answered without \
 it); unmarked rows are confirmed. Long lists lose code, then <in>, before any row: a row \
 may be just its line
@@ -482,7 +482,8 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
-        said = ref.scope == above or (ref.kind == "import" and ref.scope == MODULE)
+        said = ref.scope == above or (ref.kind == "import" and ref.scope == MODULE and
+                                      above is None)
         items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
                              None if said else ref.scope, line, ref.name, common, ref.mark))
         above = ref.scope if not (ref.kind == "import" and above is None) else above

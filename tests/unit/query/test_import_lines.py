@@ -19,8 +19,9 @@ from tests.unit.tools.test_map_tools import call
     ("from anyio._core import _exceptions as ex, other", True, "tests/t.py",
      [("_core", "I:anyio._core"), ("_exceptions", "I:anyio._core._exceptions"),
       ("other", "I:anyio._core.other")]),
-    ("import anyio._core._exceptions", True, "a.py", [("_exceptions",
-                                                       "I:anyio._core._exceptions")]),
+    ("import anyio._core._exceptions", True, "a.py", [  # (it imports every package on the way)
+        ("anyio", "I:anyio"), ("_core", "I:anyio._core"),
+        ("_exceptions", "I:anyio._core._exceptions")]),
     ("import a.b as c, d", True, "x.py", [("b", "I:a.b"), ("d", "I:d")]),
     ("from . import (storage,", True, "pkg/b.py", [("storage", "I:pkg.storage")]),
     ("from .. import storage", True, "pkg/sub/b.py", [("storage", "I:pkg.storage")]),
@@ -101,9 +102,21 @@ def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: P
             "lib/d.py": "from .tz import zone\n"}) as ws:
         data = call(ws, "map_neighbors", {"id": "py:lib/tz/__init__.py", "edgeKinds": ["imports"],
                                           "direction": "in"})["data"]
+        # (`import lib.tz.tzp` binds lib and imports lib.tz on the way: b.py imports it)
         assert sorted(row.split(" ")[0] for row in data["neighbors"]) == \
-            ["lib/a.py", "lib/c.py", "lib/d.py"], data
+            ["lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"], data
+        assert data["text"] == "all 4 import line(s) naming 'tz' are in the files listed", data
         zone = call(ws, "map_neighbors", {"id": "py:lib/tz/zone.py", "edgeKinds": ["imports"],
                                           "direction": "in"})["data"]
         assert sorted(row.split(" ")[0] for row in zone["neighbors"]) == \
             ["lib/b.py", "lib/d.py"], zone
+
+
+def test_import_lines_are_checked_only_where_their_syntax_is_read(tmp_path: Path) -> None:
+    # a C header's includers: no "all 0 import lines" claim about #include lines
+    with mapped(tmp_path, {"src/storage.h": "int put(int x);\n",
+                           "src/a.c": "#include \"storage.h\"\nint f(void) { return put(1); }\n"}) \
+            as ws:
+        data = call(ws, "map_neighbors", {"id": "c:src/storage.h", "edgeKinds": ["imports"],
+                                          "direction": "in"})
+        assert "text" not in data.get("data", {}), data

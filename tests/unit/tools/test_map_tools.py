@@ -416,6 +416,9 @@ def test_a_text_search_takes_one_files_lines_and_other_tools_refuse_a_range(
                      {"query": "x", "text": True, "fileFilter": "src/a.py:1-2,src/b.py:3-4"},
                      {"query": "x", "text": True, "fileFilter": "!src/a.py:1-2"},
                      {"query": "x", "text": True, "fileFilter": "src/*.py:1-2"},
+                     {"query": "x", "text": True, "fileFilter": "src/:1-2"},  # not one file
+                     {"query": "x", "text": True, "fileFilter": "src/a.py:2-3,src/b.py"},
+                     {"query": "x", "text": True, "fileFilter": "src/a.p:2-3"},
                      {"query": "value_1", "fileFilter": "src/a.py:1-2"},
                      {"query": ""}):
             refused = call(ws, "map_search", args)
@@ -847,6 +850,8 @@ def test_a_list_argument_given_one_string_is_that_item(tmp_path: Path) -> None:
         assert one == listed and one["data"]["children"] == ["4-5 method m"], one
         wrong = call(ws, "map_node", {"symbol": "A", "include": "everything"})
         assert wrong["error"]["code"] == "BAD_ARGS", wrong
+        empty = call(ws, "map_search", {"query": "A", "kinds": ""})
+        assert empty["error"]["code"] == "BAD_ARGS", empty
         number = call(ws, "map_node", {"symbol": "A", "kinds": 3})
         assert number["error"]["code"] == "BAD_ARGS", number
 
@@ -886,6 +891,17 @@ def test_a_static_and_an_instance_method_of_one_name_are_two_members(tmp_path: P
         assert data["children"] == ["2-4 method find (static)", "5-7 method find~2",
                                     "8 method load (static)", "9 method query"], data
         assert data["overloads"] == {"query": 3}, data
+    # overloads of each counted under its own row; a member named `static` is not static
+    with mapped(tmp_path / "two", {"src/r.ts": (
+            "export class R {\n"
+            "  static find(a: string): string;\n  static find(a: number): string;\n"
+            "  static find(a: any): string {\n    return '';\n  }\n"
+            "  find(a: string): string;\n  find(a: any): string {\n    return '';\n  }\n"
+            "  static(): void {}\n}\n")}) as ws:
+        data = call(ws, "map_node", {"symbol": "R", "kinds": ["method"]})["data"]
+        assert data["children"] == ["2 method find (static)", "7 method find~4",
+                                    "11 method static"], data
+        assert data["overloads"] == {"find": 3, "find~4": 2}, data
 
 
 def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
@@ -899,3 +915,9 @@ def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
         assert names["pkg/t.py"] == ["1 (import)", "3 <module>", "4", "8 run", "11 <module>"]
         code = call(ws, "nav_references", {"symbol": "helper", "source": "map"})["data"]
         assert code["references"]["pkg/t.py"][1] == "3 | helper()", code
+    late = {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
+            "pkg/t.py": "def f():\n    return helper()\n\n\nfrom pkg.a import helper\n"}
+    with mapped(tmp_path / "late", late) as ws:
+        rows = call(ws, "nav_references", {"symbol": "helper", "source": "map",
+                                           "show": "names"})["data"]["references"]["pkg/t.py"]
+        assert rows == ["2 f", "5 (import) <module>"], rows  # not f's: its own place said
