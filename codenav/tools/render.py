@@ -96,10 +96,10 @@ Items are rows of text unless detail:'full' (objects with every field):
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] [[<mark>]] | <code>" — \
 (kind) only when not the answer's refKind (call when absent); <in> is the enclosing function \
 or class (<module> at top level), left out when the same as the row above (a file's first \
-row with code: when <module>); an import of the symbol under its own name has no code; [name]: matched \
-by name only (receiver type unknown), [map]: the map's alone (a server answered without \
-it); unmarked rows are confirmed. Long lists lose code, then <in>, before any row: a row \
-may be just its line
+row with code: when <module>); an import of the symbol under its own name has no code; \
+[name]: matched by name only (receiver type unknown), [map]: the map's alone (a server \
+answered without it); unmarked rows are confirmed. Long lists lose code, then <in>, before \
+any row: a row may be just its line
   types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
 the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
 | (Base)" (types: direct ones unless you pass depth; every row has its level when any \
