@@ -6,6 +6,14 @@
 
 (function_declaration
   name: (identifier) @name.definition.function) @definition.function
+; A function whose body ends returning a `new X(…)` makes an X (`bulkhead()` of cockatiel:
+; `return new BulkheadPolicy(…)`), unless a return type says otherwise (it comes first).
+(function_declaration
+  name: (identifier) @name.definition.function
+  body: (statement_block
+    (return_statement
+      (new_expression constructor: [(identifier) (member_expression)] @definition.type)) .))
+  @definition.function
 (generator_function_declaration
   name: (identifier) @name.definition.function) @definition.function
 

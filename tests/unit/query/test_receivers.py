@@ -950,3 +950,33 @@ def test_a_comment_is_told_by_the_languages_own_markers() -> None:
              ("x = 'a' # count", "a.rb", "comment")]
     assert [_no_use(code, "count", path) for code, path, _ in cases] == \
         [want for _, _, want in cases]
+
+
+def test_a_factory_function_returning_new_makes_that_class() -> None:
+    # cockatiel (run 28): `const b = bulkhead(2); b.execute(…)`, where `function bulkhead() {
+    # return new BulkheadPolicy(…) }` has no return type: 12 calls stayed unresolved, and
+    # tsserver's whole-family answer named every policy's execute (11 calls to sort out)
+    check('''
+    //- src/policies.ts
+    export class BulkheadPolicy {
+      public exe$0cute(fn: () => number): number { return fn(); }
+    }
+    export class RetryPolicy {
+      public execute(fn: () => number): number { return fn(); }
+    }
+    export function bulkhead(limit: number) {
+      return new BulkheadPolicy();
+    }
+    export function retry(times: number) {
+      if (times < 0) { throw new Error('no'); }
+      return new RetryPolicy();
+    }
+    //- src/use.ts
+    import { bulkhead, retry } from './policies';
+    const b = bulkhead(2);
+    const r = retry(1);
+    b.execute(() => 1);
+    r.execute(() => 2);
+    ''', references, '''
+    src/use.ts:4:3 call <module>
+    ''')
