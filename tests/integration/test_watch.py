@@ -317,11 +317,15 @@ def test_a_folder_named_in_bytes_that_are_not_utf8_is_left_unwatched_not_fatal(
         with open(folder + b"/x.py", "w") as out:
             out.write("def hidden():\n    return 0\n")
     write_tree(root, {"src/fresh_after.py": "def fresh_after():\n    return 1\n"})
-    took = eventually(lambda: "fresh_after" in names(root) and state.state == "watching",
-                      timeout=20, what=lambda: f"the edit after an odd name; {state}")
+
+    def said() -> bool:  # (the folder is left out by the watcher's own pass, which may come
+        # after the edit's file is mapped: awaited, not read at once)
+        return any("lib: holds a name that is not UTF-8" in f
+                   for f in state.to_dict().get("unwatched", {}).get("folders", []))
+    took = eventually(lambda: "fresh_after" in names(root) and state.state == "watching"
+                      and said(), timeout=20,
+                      what=lambda: f"the edit after an odd name; {state}")
     assert took < 10  # it used to stay missing 50 s and more
-    assert any("lib: holds a name that is not UTF-8" in f
-               for f in state.to_dict().get("unwatched", {}).get("folders", [])), state
     write_tree(root, {"src/later_still.py": "def later_still():\n    return 2\n"})
     eventually(lambda: "later_still" in names(root), timeout=10, what="a later edit")
 
