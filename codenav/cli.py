@@ -108,23 +108,14 @@ def _configure_logging(level: str) -> None:
     logging.getLogger("codenav").setLevel(numeric)
 
 
-class _MainParser(argparse.ArgumentParser):
-    """``codenav --help``: the commands, then the tools screen (``codenav tools``), so that
-    an agent's first call teaches it everything ``codenav call`` takes."""
-
-    def format_help(self) -> str:
-        from codenav.tools.help import tool_list
-
-        return (f"{super().format_help()}\nThe tools (what `codenav tools` prints):\n\n"
-                f"{tool_list()}\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _MainParser(
-        prog="codenav", description="Code navigation for AI agents and editors.")
+    # (`codenav --help` once ended with the whole tools screen: 7 of 12 agents of runs 24-29
+    # ran `codenav tools` as well and read it twice; it points there instead)
+    parser = argparse.ArgumentParser(
+        prog="codenav", description="Code navigation for AI agents and editors.",
+        epilog="Every tool with its arguments and an example, in one screen: codenav tools")
     parser.add_argument("--version", action="version", version=f"codenav {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                     parser_class=argparse.ArgumentParser)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     index = commands.add_parser(
         "index", help="build or refresh the map (ROOT/.codenav/map.db)",
@@ -192,7 +183,8 @@ def _parser() -> argparse.ArgumentParser:
     warm.set_defaults(run=_cmd_warm)
 
     tools = commands.add_parser(
-        "tools", help="every tool with its arguments and an example (below)",
+        "tools", help="every tool with its arguments and an example, in one screen: start "
+                      "here",
         description="List the tools an agent calls (the same as `codenav call --list`).")
     tools.set_defaults(run=_cmd_tools)
 
