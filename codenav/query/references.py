@@ -28,6 +28,7 @@ from codenav.query.live import ServerPlace
 from codenav.query.locate import (
     GUESSED,
     MAP_ONLY,
+    MEMBER_KINDS,
     MODULE,
     FileFilter,
     constructed,
@@ -647,7 +648,8 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
     """A language server's references and the map's, merged (``source: 'auto'``): every
     position either has, once; the map's alone marked ``map``, its guesses the server did
     not confirm ``name``."""
-    server, external = _server_rows(reader, places, files, declaration)
+    server, external = _server_rows(reader, places, files, declaration,
+                                    unsure=_answers_family(reader, node))
     side = _map_side(reader, node, declaration, files)
     both_files = sorted(set(server) & set(side.counts))
     mapped = _map_rows(reader, side, both_files, declaration)
@@ -666,6 +668,7 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
             if theirs:
                 merged[path] = _one_a_line(theirs.values())
                 counts[path] = len(merged[path])
+                marks.update(row[5] for row in merged[path] if row[5] is not None)
             else:  # the map's alone (its guesses keep their mark)
                 counts[path] = side.counts[path]
                 marks[GUESSED] += guessed_lines[path]
@@ -785,12 +788,24 @@ def _all_entry(path: str, kind: str) -> bool:
     return kind == "export" and path.endswith((".py", ".pyi"))
 
 
+def _answers_family(reader: MapReader, node: Node) -> bool:
+    """Whether a server's references of ``node`` may be its whole family's: TypeScript's
+    and JavaScript's take every override and implementation of a member in (a call of a
+    sibling's ``execute`` on a receiver the map cannot type is one of them)."""
+    if family(node.lang) != family("ts") or node.kind not in MEMBER_KINDS:
+        return False
+    own = {other.id for other in declarations_of(reader, node, family=False)}
+    return any(other.id not in own for other in declarations_of(reader, node))
+
+
 def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter,
-                 declaration: bool = True
+                 declaration: bool = True, unsure: bool = False
                  ) -> tuple[dict[str, dict[tuple[int, int], _Row]], int]:
     """A server's references by file and position, with the map's kind, name and enclosing
     node where the map has that use; and how many lie outside the root. Without
-    ``declaration``, no Python ``__all__`` strings (names listed, not used: as the map's)."""
+    ``declaration``, no Python ``__all__`` strings (names listed, not used: as the map's).
+    ``unsure`` (the server answers a whole family: ``_answers_family``): a use the map saw
+    but could not resolve is marked matched by name (its receiver may be a sibling's)."""
     by_file: dict[str, dict[tuple[int, int], _Row]] = defaultdict(dict)
     external = 0
     at = _MapAt(reader)
@@ -809,8 +824,9 @@ def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
         kind = hit[1] if hit else "reference"
         if not declaration and _all_entry(where.path, kind):
             continue
+        mark = GUESSED if unsure and hit is not None and hit[3] is None else None
         by_file[where.path][(where.line, where.col)] = (
-            where.line, where.col, kind, scope, hit[0] if hit else "", None)
+            where.line, where.col, kind, scope, hit[0] if hit else "", mark)
     return dict(by_file), external
 
 

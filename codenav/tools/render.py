@@ -448,8 +448,8 @@ def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()
     out = []
     if marks.get(GUESSED):
         out.append(f"{marks[GUESSED]} row(s) [{GUESSED}]: matched by name only (the "
-                   "receiver's type is unknown; no other class of the map defines the name): "
-                   "a use unless the receiver is a library's value")
+                   "receiver's type is unknown to the map): a use unless the receiver is "
+                   "another class's or a library's value")
     if marks.get(MAP_ONLY):
         out.append(f"{marks[MAP_ONLY]} row(s) [{MAP_ONLY}]: the map's alone (the language "
                    "server did not report them)")

@@ -90,3 +90,42 @@ def test_uses_through_a_name_the_import_gives_are_confirmed_by_the_servers_impor
         assert rows["pkg/other.py"] == [(1, MAP_ONLY), (3, MAP_ONLY)], rows
     finally:
         ws.close()
+
+
+def test_a_whole_family_answer_at_a_receiver_the_map_cannot_type_is_a_guess(
+        tmp_path: Path) -> None:
+    # cockatiel (run 28): tsserver's references of BulkheadPolicy.execute were every IPolicy
+    # member's calls; 16 on other policies' values the map could not type stood confirmed
+    # and the agent spent 11 calls sorting them out
+    from codenav.query.fresh import Freshness
+    from codenav.query.live import ServerPlace
+    from codenav.query.locate import GUESSED, FileFilter
+    from codenav.query.references import merged_references, own_places
+    from codenav.query.source import Lines
+
+    root = tmp_path / "repo"
+    write_tree(root, {
+        "src/p.ts": "export interface IPolicy {\n  execute(): number;\n}\n"
+                    "export class A implements IPolicy {\n  execute(): number { return 1; }\n}\n"
+                    "export class B implements IPolicy {\n  execute(): number { return 2; }\n}\n"
+                    "export class C {\n  execute(): number { return 3; }\n}\n",
+        "src/use.ts": "import { A, B } from './p';\n"
+                      "export function run(p) {\n"
+                      "  const a = new A();\n  const b = new B();\n"
+                      "  a.execute();\n  b.execute();\n  p.execute();\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        reader = ws.reader()
+        node = reader.node("ts:src/p.ts#A.execute")
+        assert node is not None
+        told = [ServerPlace("src/use.ts", line, 5, line, 12) for line in (5, 6, 7)]
+        places = own_places(reader, node, told)  # (b's is B's: left out)
+        page = merged_references(reader, Lines(root), Freshness(ws), node, places,
+                                 files=FileFilter(None), declaration=False, offset=0,
+                                 room=100)
+        rows = {refs.path: [(ref.line, ref.mark) for ref in refs.refs] for refs in page.shown}
+        assert rows["src/use.ts"] == [(5, None), (7, GUESSED)], rows
+        assert page.marks == {GUESSED: 1}, page.marks
+    finally:
+        ws.close()
