@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codenav.errors import SymbolNotFound
-from codenav.index.languages import by_code
+from codenav.index.languages import by_code, family
 from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS
 from codenav.query.live import Target
@@ -306,7 +306,8 @@ def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
     """Transitive supertypes or subtypes through the map's inheritance edges, nearest first,
     each with its level."""
     out: list[TypeEntry] = []
-    frontier, seen, level = [node], {node.id}, 0
+    frontier = [node, *_merged_types(reader, node)]
+    seen, level = {n.id for n in frontier}, 0
     while frontier and len(out) < MAX_TYPES and level < 10:
         level += 1
         found: dict[int, Node] = {}
@@ -328,6 +329,19 @@ def map_types(reader: MapReader, node: Node, direction: str) -> list[TypeEntry]:
         frontier = sorted(found.values(), key=lambda n: (-n.hub, n.nid))
         out += [TypeEntry(_mapped(n), level) for n in frontier]
     return merged_declarations(out[:MAX_TYPES])
+
+
+_MERGING = frozenset({"class", "interface"})
+
+
+def _merged_types(reader: MapReader, node: Node) -> list[Node]:
+    """The other declarations one TypeScript type merges (`interface Path` beside `class
+    Path` in one file: zrender's subclasses extend the interface's symbol, which is the
+    class's too), whose edges are the type's own."""
+    if node.kind not in _MERGING or family(node.lang) != family("ts"):
+        return []
+    return [other for other in reader.family(node)
+            if other.id != node.id and other.kind in _MERGING]
 
 
 def _implicit(reader: MapReader, node: Node, direction: str) -> list[Node]:

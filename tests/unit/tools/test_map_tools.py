@@ -921,3 +921,20 @@ def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
         rows = call(ws, "nav_references", {"symbol": "helper", "source": "map",
                                            "show": "names"})["data"]["references"]["pkg/t.py"]
         assert rows == ["2 f", "5 (import) <module>"], rows  # not f's: its own place said
+
+
+def test_a_class_and_the_interface_it_merges_with_share_their_subtypes(tmp_path: Path) -> None:
+    # zrender (run 30): `interface Path` and `class Path` in one file; asked by symbol and
+    # file, the class's entry (`Path~2`) answered 0 subtypes: the subclasses extend the
+    # interface's symbol
+    with mapped(tmp_path, {
+            "src/Path.ts": "export interface Path {\n  shape: number;\n}\n"
+                           "export class Path {\n  draw(): void {}\n}\n",
+            "src/Rect.ts": "import { Path } from './Path';\nexport class Rect extends Path {}\n",
+            "src/Circle.ts": "import { Path } from './Path';\n"
+                             "export class Circle extends Path {}\n"}) as ws:
+        for node in ("ts:src/Path.ts#Path", "ts:src/Path.ts#Path~2"):
+            data = call(ws, "nav_type_hierarchy", {"id": node, "direction": "subtypes",
+                                                   "source": "map"})["data"]
+            assert [row.split(" ")[0] for row in data["types"]] == \
+                ["src/Circle.ts#Circle", "src/Rect.ts#Rect"], (node, data)
