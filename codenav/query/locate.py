@@ -111,6 +111,8 @@ class FileFilter:
         self.included: list[str] = []
         self.excluded: list[str] = []
         self.lines: tuple[int, int] | None = None  # (first, last), 1-based, inclusive
+        ranges: list[re.Match[str]] = []
+        taken = True  # whether a range stands after one file's path alone
         for written in (text or "").split(","):
             part = written.strip()
             negated = part.startswith("!")
@@ -118,8 +120,10 @@ class FileFilter:
             ranged_at = _LINE_RANGE.search(pattern)
             if ranged_at is not None:
                 pattern = pattern[:ranged_at.start()]
-                self.lines = _line_range(ranged_at, negated or self.lines is not None
-                                         or not ranged or not pattern or _is_glob(pattern))
+                if not pattern:  # (`:40-60`: no path to take it)
+                    raise BadArgs(_RANGE_REFUSED)
+                ranges.append(ranged_at)
+                taken = taken and not negated and not _is_glob(pattern)
             if pattern:
                 require_relative(pattern, "fileFilter")
             pattern = pattern.lstrip("./")
@@ -130,10 +134,11 @@ class FileFilter:
                                   "('!tests/'); several separated by commas ('!dist/,!docs/')")
                 continue
             (self.excluded if negated else self.included).append(pattern)
-        if self.lines is not None and (len(self.included) != 1 or self.excluded):
-            raise BadArgs("a line range ('src/a.py:40-60') is taken by map_search with "
-                          "text:true alone, once, after one file's path; other tools filter "
-                          "whole files")
+        if ranges:
+            if not (ranged and taken and len(ranges) == 1 and len(self.included) == 1
+                    and not self.excluded):
+                raise BadArgs(_RANGE_REFUSED)
+            self.lines = _line_range(ranges[0])
 
     @property
     def active(self) -> bool:
@@ -157,16 +162,14 @@ class FileFilter:
 
 
 _LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
+_RANGE_REFUSED = ("a line range ('src/a.py:40-60') is taken by map_search with text:true "
+                  "alone, once, after one file's path; other tools filter whole files")
 
 
-def _line_range(found: re.Match[str], refused: bool) -> tuple[int, int]:
-    """The lines ``path:N-M`` (or ``path:N``) asks for; BAD_ARGS where a range cannot be
-    taken (``refused``: not a text search, excluded, a glob, a second range) or is empty."""
+def _line_range(found: re.Match[str]) -> tuple[int, int]:
+    """The lines ``path:N-M`` (or ``path:N``) asks for; BAD_ARGS when the range is empty."""
     first = int(found.group(1))
     last = int(found.group(2) or first)
-    if refused:
-        raise BadArgs("a line range ('src/a.py:40-60') is taken by map_search with text:true "
-                      "alone, once, after one file's path; other tools filter whole files")
     if not 1 <= first <= last:
         raise BadArgs(f"the line range {found.group(0)[1:]!r} is empty: lines start at 1, "
                       "the first before the last")

@@ -70,9 +70,8 @@ def one_per_overload(found: list[Entry]) -> tuple[list[Entry], dict[str, int]]:
         if node.kind in _CALLABLE and not (lang is not None and lang.distinct_namesakes):
             group = (node.parent_id, node.name, node.static)  # (static: another symbol)
             if group in first:
-                shown = kept[first[group]].node  # counted under the name its row shows
-                key = shown.nid.split("#", 1)[-1].rsplit(".", 1)[-1]
-                counts[key] = counts.get(key, 1) + 1
+                shown = kept[first[group]].node.shown_name  # counted under its row's name
+                counts[shown] = counts.get(shown, 1) + 1
                 continue
             first[group] = len(kept)
         kept.append(entry)

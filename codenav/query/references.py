@@ -231,6 +231,7 @@ class OtherUses:
     outside: tuple[str, ...] = ()  # what ``elsewhere`` belongs to: types outside the map, or
     # (imports) "path (the module it imports)"
     outside_at: frozenset[tuple[str, int]] = frozenset()  # (path, line) of uses decided another's
+    # (imports: of another module so named)
     by_receiver: tuple[ReceiverLines, ...] = ()  # instead of ``rows``, when they are many
 
     def places(self) -> set[tuple[str, int]]:
@@ -564,6 +565,7 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
     stem = module_stem(module.path)
     by_file: dict[str, dict[int, _Row]] = defaultdict(dict)  # one row a line
     elsewhere: dict[str, str] = {}  # path -> the module it imports instead
+    elsewhere_at: set[tuple[str, int]] = set()
     for path, line, col, scope, written, key in reader.imports_written(stem):
         if path == module.path or path in listed:
             continue
@@ -577,12 +579,14 @@ def other_imports(reader: MapReader, lines: Lines, module: Node,
             dotted = key.startswith("I:") and "/" not in head  # `importlib.util`
             elsewhere.setdefault(path, head.replace("::", ".") if dotted
                                  else head.split("::", 1)[0])
+            elsewhere_at.add((path, line))
         elif not key or not names_module(key, module.path):
             by_file[path].setdefault(line, (line, col, "import", scope, stem, None))
     rows = _rows(reader, lines, [(path, list(found.values())[:MAX_UNRESOLVED_IMPORTS])
                                  for path, found in by_file.items()][:MAX_UNRESOLVED_IMPORTS])
     return OtherUses(stem, len(by_file), len(elsewhere), "import", rows,
-                     tuple(f"{path} ({other})" for path, other in sorted(elsewhere.items())))
+                     tuple(f"{path} ({other})" for path, other in sorted(elsewhere.items())),
+                     frozenset(elsewhere_at))
 
 
 def module_stem(path: str) -> str:
@@ -702,8 +706,7 @@ def own_places(reader: MapReader, node: Node, places: list[ServerPlace]) -> list
     of another member of its family — an override's or a base's (TypeScript's references
     take the whole family in: ``Heap.clone`` answered every ``clone`` of the classes around
     it, 45 rows for 9 calls on a Heap). A call through a base's type is the base's use."""
-    own = {other.id for other in declarations_of(reader, node, family=False)}
-    others = {other.id for other in declarations_of(reader, node)} - own
+    others = _kin(reader, node)
     if not others:
         return places
     declared = {(other.path, other.name_line) for other in
@@ -792,10 +795,15 @@ def _answers_family(reader: MapReader, node: Node) -> bool:
     """Whether a server's references of ``node`` may be its whole family's: TypeScript's
     and JavaScript's take every override and implementation of a member in (a call of a
     sibling's ``execute`` on a receiver the map cannot type is one of them)."""
-    if family(node.lang) != family("ts") or node.kind not in MEMBER_KINDS:
-        return False
+    return family(node.lang) == family("ts") and node.kind in MEMBER_KINDS and \
+        bool(_kin(reader, node))
+
+
+def _kin(reader: MapReader, node: Node) -> set[int]:
+    """The ids of ``node``'s family that are not its own declarations: the members it
+    overrides or implements and those overriding it."""
     own = {other.id for other in declarations_of(reader, node, family=False)}
-    return any(other.id not in own for other in declarations_of(reader, node))
+    return {other.id for other in declarations_of(reader, node)} - own
 
 
 def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter,

@@ -58,6 +58,13 @@ class Node(NamedTuple):
     type_key: str | None
 
     @property
+    def shown_name(self) -> str:
+        """Its name as rows show it: with the ``~n`` its id gives a later definition of the
+        same name (``find~2``; a private ``#name`` or a computed ``[a.b]`` kept whole)."""
+        key = self.nid.split("#", 1)[1] if "#" in self.nid else ""
+        return self.name + (key[len(self.qname):] if key.startswith(self.qname) else "")
+
+    @property
     def static(self) -> bool:
         """Whether it is a member declared ``static`` (in the languages that write it
         first): a class's static and instance members of one name are two symbols."""

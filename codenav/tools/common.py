@@ -110,10 +110,13 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
 
 
 async def checked_imports(ws: Workspace, reader: MapReader, module: Node,
-                          listed: Collection[str], others: OtherUses) -> ImportLines:
+                          listed: Collection[str], others: OtherUses) -> ImportLines | None:
     """The import lines naming ``module`` that an agent would grep for after an answer
     listing its importers (``listed`` files; ``others``: what that answer says it leaves
-    out), accounted for (``import_lines``); the files are read off the event loop."""
+    out), accounted for (``import_lines``); the files are read off the event loop. None
+    where the import syntax is not one it reads (only Python's and ES modules')."""
+    if family(module.lang) not in (family("py"), family("ts")):
+        return None
     paths = text_files(reader, FileFilter(None), langs=family_langs(module))
     python = family(module.lang) == family("py")
     stem = module_stem(module.path)

@@ -11,7 +11,6 @@ from pydantic import Field, model_validator
 from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
-from codenav.index.languages import family
 from codenav.index.literals import Place
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
@@ -451,10 +450,9 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         importing = {nodes[e["node"]].path for e in ranked}
         others = other_imports(reader, Lines(ws.root), start, importing)
         data.update(unlisted(others))
-        if family(start.lang) in (family("py"), family("ts")):  # the syntax it can read
-            check = await checked_imports(ws, reader, start, importing, others)
-            data.update(import_text_entries(check, [entry.rsplit(" (", 1)[0]
-                                                    for entry in others.outside]))
+        check = await checked_imports(ws, reader, start, importing, others)
+        if check is not None:
+            data.update(import_text_entries(check, {path for path, _ in others.outside_at}))
         if "unresolved" in data:
             cuts.append(unresolved_cut())
     return Answer(data, cuts=cuts)

@@ -230,8 +230,7 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
         for mark, count in page.marks.items():
             marks[mark] = marks.get(mark, 0) + count
         symbol = listed(candidate.node, params.detail, ctx.fresh, signature=False, whole=False)
-        sections.append(references_section(page, symbol, params.detail,
-                                            params.show if params.detail != "full" else "code"))
+        sections.append(references_section(page, symbol, params.detail, params.show))
     data = {"symbol": located.name, "matches": located.matches(), "results": sections,
             "source": "map"}
     nodes = [candidate.node for candidate in located.each() if candidate.node is not None]

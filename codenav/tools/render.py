@@ -482,11 +482,11 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
-        said = ref.scope == above or (ref.kind == "import" and ref.scope == MODULE and
-                                      above is None)
+        leading = above is None and ref.kind == "import" and ref.scope == MODULE
         items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
-                             None if said else ref.scope, line, ref.name, common, ref.mark))
-        above = ref.scope if not (ref.kind == "import" and above is None) else above
+                             None if leading or ref.scope == above else ref.scope, line,
+                             ref.name, common, ref.mark))
+        above = above if leading else ref.scope
     return items
 
 
@@ -514,7 +514,7 @@ def references_section(page: ReferencePage, symbol: Any, detail: Detail,
                        rendering: Rendering = "code") -> dict[str, Any]:
     """One definition's page of references as shown: rows per file with their code
     (``rendering`` code), with their line and enclosing name only (``names``), or as lines
-    (``lines``); objects with ``detail`` full."""
+    (``lines``); objects with ``detail`` full, whatever the rendering."""
     common = _common_kind(page)
     name = page.node.name if page.node is not None else page.name
     grouped: dict[str, list[Any]] = {}
@@ -556,11 +556,9 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
     line and enclosing name, lines per file), degrading by the cheaper tiers before anything
     is dropped (the text check's lines go first: rows matter more; a tier the caller did not
     ask for leaves the text line out too)."""
-    chosen: Rendering = show if detail != "full" else "code"
-
     def data(rendering: Rendering, shown: bool = False) -> dict[str, Any]:
         more = {key: value for key, value in (extra or {}).items()
-                if (rendering == chosen or key != "text") and (shown or key != "textLines")}
+                if (rendering == show or key != "text") and (shown or key != "textLines")}
         return {**references_section(page, symbol, detail, rendering), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
@@ -568,20 +566,20 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
     tiers = []
     shown = sum(map(len, (extra or {}).get("textLines", {}).values()))
     if shown:  # the text check's lines go first, unsaid (its line names their places)
-        tiers.append(Tier(data(chosen), "textLines", shown, f"the code of {shown} lines the "
+        tiers.append(Tier(data(show), "textLines", shown, f"the code of {shown} lines the "
                           "text check accounts for", "Ask with a larger tokenBudget",
                           cuts=cuts, noted=False))
     if detail != "full" and page.count():
-        if chosen == "code":
+        if show == "code":
             coded = sum(1 for f in page.shown for ref in f.refs if ref.code is not None)
             tiers.append(Tier(data("names"), "code", coded, f"the code lines of {coded} "
                               "references (listed with their line and enclosing definition)",
                               "Pass fileFilter to see fewer with their code", cuts=cuts))
-        if chosen != "lines":
+        if show != "lines":
             tiers.append(Tier(data("lines"), "rows", page.count(), "what encloses "
                               f"{page.count()} references (listed by line)",
                               "Pass fileFilter to see fewer in rows", cuts=cuts))
-    return Answer(data(chosen, shown=True), cuts=cuts, elide=("snippet",), tiers=tiers,
+    return Answer(data(show, shown=True), cuts=cuts, elide=("snippet",), tiers=tiers,
                   warnings=warnings + mark_warnings(page.marks))
 
 

@@ -185,11 +185,8 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> st
     """One symbol of an outline, indented by its nesting (without ``end``, only the line its
     name is on); the name keeps a ``~n`` suffix (a second definition of the same name); a
     static method says so (`` (static)``)."""
-    key = node.nid.split("#", 1)[1] if "#" in node.nid else ""
-    suffix = key[len(node.qname):] if key.startswith(node.qname) else ""  # `~2`
-    name = node.name + suffix  # (a private `#name` or a computed `[a.b]` kept whole)
     lines = span(node.name_line, node.end_line) if end else str(node.name_line)
-    row = f"{INDENT * depth}{lines} {node.kind} {name}"
+    row = f"{INDENT * depth}{lines} {node.kind} {node.shown_name}"
     if node.static and node.kind in CALLABLE_KINDS:  # (beside an instance namesake: two)
         row += " (static)"
     if signature and node.signature:
