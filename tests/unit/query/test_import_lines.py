@@ -4,10 +4,12 @@ lines import a module by its name, and how they are accounted for against an ans
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from codenav.query.text import import_lines, imported_modules
+from codenav.workspace import Workspace
 from tests.conftest import mapped
 from tests.unit.tools.test_map_tools import call
 
@@ -62,6 +64,13 @@ def test_import_lines_are_accounted_for_against_the_files_listed(tmp_path: Path)
     assert found.lines == 5 and not found.partial
 
 
+def importers(ws: Workspace, module: str) -> tuple[list[str], dict[str, Any]]:
+    """map_neighbors' importers of ``module`` (an id): their files, sorted, and the data."""
+    data: dict[str, Any] = call(ws, "map_neighbors", {"id": module, "edgeKinds": ["imports"],
+                                                      "direction": "in"})["data"]
+    return sorted(row.split(" ")[0] for row in data["neighbors"]), data
+
+
 def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path) -> None:
     # anyio and liquidjs (run 24): after the importers of `_exceptions` and `drop.ts` the agent
     # grepped the module's name over every file (2.4 KB, 1.6 KB) to believe the list
@@ -74,18 +83,15 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
             "pkg/other/storage.py": "THING = 2\n",
             "pkg/other/c.py": "from pkg.other.storage import THING\n",
             "pkg/d.py": "# storage is imported elsewhere\nstorage = 3\n"}) as ws:
-        data = call(ws, "map_neighbors", {"id": "py:pkg/storage.py", "edgeKinds": ["imports"],
-                                          "direction": "in"})["data"]
-        assert sorted(row.split(" ")[0] for row in data["neighbors"]) == ["pkg/a.py",
-                                                                         "pkg/b.py"], data
+        files, data = importers(ws, "py:pkg/storage.py")
+        assert files == ["pkg/a.py", "pkg/b.py"], data
         # (b.py's name is on a continuation line: its statement's first line does not hold it)
         assert data["text"] == ("3 import line(s) name 'storage': 2 in the files listed; "
                                 "1 of another module so named (in the files 'unlisted' "
                                 "names)"), data
         assert "pkg/other/c.py (" in data["unlisted"], data
-        alone = call(ws, "map_neighbors", {"id": "py:pkg/other/storage.py",
-                                           "edgeKinds": ["imports"], "direction": "in"})
-        assert alone["data"]["text"] == "3 import line(s) name 'storage': 1 in the files " \
+        _, alone = importers(ws, "py:pkg/other/storage.py")
+        assert alone["text"] == "3 import line(s) name 'storage': 1 in the files " \
             "listed; 2 of another module so named (in the files 'unlisted' names)", alone
 
 
@@ -100,16 +106,12 @@ def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: P
             "lib/b.py": "from lib.tz.zone import ZONE\nimport lib.tz.tzp\n",
             "lib/c.py": "import lib.tz\n\nlib.tz.TZP\n",
             "lib/d.py": "from .tz import zone\n"}) as ws:
-        data = call(ws, "map_neighbors", {"id": "py:lib/tz/__init__.py", "edgeKinds": ["imports"],
-                                          "direction": "in"})["data"]
+        files, data = importers(ws, "py:lib/tz/__init__.py")
         # (`import lib.tz.tzp` binds lib and imports lib.tz on the way: b.py imports it)
-        assert sorted(row.split(" ")[0] for row in data["neighbors"]) == \
-            ["lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"], data
+        assert files == ["lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"], data
         assert data["text"] == "all 4 import line(s) naming 'tz' are in the files listed", data
-        zone = call(ws, "map_neighbors", {"id": "py:lib/tz/zone.py", "edgeKinds": ["imports"],
-                                          "direction": "in"})["data"]
-        assert sorted(row.split(" ")[0] for row in zone["neighbors"]) == \
-            ["lib/b.py", "lib/d.py"], zone
+        files, zone = importers(ws, "py:lib/tz/zone.py")
+        assert files == ["lib/b.py", "lib/d.py"], zone
 
 
 def test_import_lines_are_checked_only_where_their_syntax_is_read(tmp_path: Path) -> None:
@@ -117,6 +119,5 @@ def test_import_lines_are_checked_only_where_their_syntax_is_read(tmp_path: Path
     with mapped(tmp_path, {"src/storage.h": "int put(int x);\n",
                            "src/a.c": "#include \"storage.h\"\nint f(void) { return put(1); }\n"}) \
             as ws:
-        data = call(ws, "map_neighbors", {"id": "c:src/storage.h", "edgeKinds": ["imports"],
-                                          "direction": "in"})
-        assert "text" not in data.get("data", {}), data
+        _, data = importers(ws, "c:src/storage.h")
+        assert "text" not in data, data

@@ -5,9 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from codenav.index.pipeline import index_tree
+from codenav.query.fresh import Freshness
 from codenav.query.hierarchy import Call, Related, Site, calls_only, merged_calls
+from codenav.query.live import ServerPlace
+from codenav.query.locate import GUESSED, MAP_ONLY, FileFilter
+from codenav.query.references import merged_references, own_places
+from codenav.query.source import Lines
 from codenav.workspace import Workspace
-from tests.conftest import write_tree
+from tests.conftest import mapped, write_tree
 
 
 def _call(name: str, line: int, col: int, server: bool, mark: str | None = None,
@@ -57,39 +62,37 @@ def test_a_server_caller_whose_site_hands_the_method_out_is_no_caller(tmp_path: 
         ws.close()
 
 
+def _merged_rows(ws: Workspace, nid: str, told: list[ServerPlace], own: bool = False
+                 ) -> tuple[dict[str, list[tuple[int, str | None]]], dict[str, int]]:
+    """The merged answer of a server's places and the map's for ``nid``, as (line, mark) by
+    file, and its marks; ``own``: the server's places narrowed as nav_references narrows
+    them first."""
+    reader = ws.reader()
+    node = reader.node(nid)
+    assert node is not None
+    places = own_places(reader, node, told) if own else told
+    page = merged_references(reader, Lines(ws.root), Freshness(ws), node, places,
+                             files=FileFilter(None), declaration=False, offset=0, room=100)
+    return ({refs.path: [(ref.line, ref.mark) for ref in refs.refs] for refs in page.shown},
+            page.marks)
+
+
 def test_uses_through_a_name_the_import_gives_are_confirmed_by_the_servers_import(
         tmp_path: Path) -> None:
     # mistune (run 25): basedpyright reported `from .util import escape as escape_text` and
     # none of escape_text's 12 calls; the merged answer marked them [map] and the agent
     # checked each with text searches
-    from codenav.query.fresh import Freshness
-    from codenav.query.live import ServerPlace
-    from codenav.query.locate import MAP_ONLY, FileFilter
-    from codenav.query.references import merged_references
-    from codenav.query.source import Lines
-
-    root = tmp_path / "repo"
-    write_tree(root, {"pkg/__init__.py": "", "pkg/util.py": "def escape(s):\n    return s\n",
-                      "pkg/html.py": "from pkg.util import escape as escape_text\n\n"
-                                     "escape_text(1)\nescape_text(2)\n",
-                      "pkg/other.py": "from pkg.util import escape as esc\n\nesc(3)\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
-        reader = ws.reader()
-        node = reader.node("py:pkg/util.py#escape")
-        assert node is not None
+    with mapped(tmp_path, {
+            "pkg/__init__.py": "", "pkg/util.py": "def escape(s):\n    return s\n",
+            "pkg/html.py": "from pkg.util import escape as escape_text\n\n"
+                           "escape_text(1)\nescape_text(2)\n",
+            "pkg/other.py": "from pkg.util import escape as esc\n\nesc(3)\n"}) as ws:
         # the server: html.py's import alone; nothing of other.py
-        told = [ServerPlace("pkg/html.py", 1, 22, 1, 28)]
-        page = merged_references(reader, Lines(root), Freshness(ws), node, told,
-                                 files=FileFilter(None), declaration=False, offset=0,
-                                 room=100)
-        rows = {refs.path: [(ref.line, ref.mark) for ref in refs.refs] for refs in page.shown}
+        rows, _ = _merged_rows(ws, "py:pkg/util.py#escape",
+                               [ServerPlace("pkg/html.py", 1, 22, 1, 28)])
         assert rows["pkg/html.py"] == [(1, None), (3, None), (4, None)], rows
         # a file the server said nothing of stays the map's alone, its import included
         assert rows["pkg/other.py"] == [(1, MAP_ONLY), (3, MAP_ONLY)], rows
-    finally:
-        ws.close()
 
 
 def test_a_whole_family_answer_at_a_receiver_the_map_cannot_type_is_a_guess(
@@ -97,14 +100,7 @@ def test_a_whole_family_answer_at_a_receiver_the_map_cannot_type_is_a_guess(
     # cockatiel (run 28): tsserver's references of BulkheadPolicy.execute were every IPolicy
     # member's calls; 16 on other policies' values the map could not type stood confirmed
     # and the agent spent 11 calls sorting them out
-    from codenav.query.fresh import Freshness
-    from codenav.query.live import ServerPlace
-    from codenav.query.locate import GUESSED, FileFilter
-    from codenav.query.references import merged_references, own_places
-    from codenav.query.source import Lines
-
-    root = tmp_path / "repo"
-    write_tree(root, {
+    with mapped(tmp_path, {
         "src/p.ts": "export interface IPolicy {\n  execute(): number;\n}\n"
                     "export class A implements IPolicy {\n  execute(): number { return 1; }\n}\n"
                     "export class B implements IPolicy {\n  execute(): number { return 2; }\n}\n"
@@ -112,20 +108,8 @@ def test_a_whole_family_answer_at_a_receiver_the_map_cannot_type_is_a_guess(
         "src/use.ts": "import { A, B } from './p';\n"
                       "export function run(p) {\n"
                       "  const a = new A();\n  const b = new B();\n"
-                      "  a.execute();\n  b.execute();\n  p.execute();\n}\n"})
-    index_tree(root)
-    ws = Workspace(root)
-    try:
-        reader = ws.reader()
-        node = reader.node("ts:src/p.ts#A.execute")
-        assert node is not None
+                      "  a.execute();\n  b.execute();\n  p.execute();\n}\n"}) as ws:
         told = [ServerPlace("src/use.ts", line, 5, line, 12) for line in (5, 6, 7)]
-        places = own_places(reader, node, told)  # (b's is B's: left out)
-        page = merged_references(reader, Lines(root), Freshness(ws), node, places,
-                                 files=FileFilter(None), declaration=False, offset=0,
-                                 room=100)
-        rows = {refs.path: [(ref.line, ref.mark) for ref in refs.refs] for refs in page.shown}
+        rows, marks = _merged_rows(ws, "ts:src/p.ts#A.execute", told, own=True)  # (b's: B's)
         assert rows["src/use.ts"] == [(5, None), (7, GUESSED)], rows
-        assert page.marks == {GUESSED: 1}, page.marks
-    finally:
-        ws.close()
+        assert marks == {GUESSED: 1}, marks
