@@ -1,7 +1,8 @@
-"""Where a word of a source file is, as its parse tells: in a comment, in a string literal or
-in code. The line-by-line guess (a line starting ``//`` or ``#``) misses a line inside a
-``/* … */`` block, a docstring's middle lines and a multi-line template string; the tree does
-not (bullmq's tests/job.test.ts:1505 ``return job.isPaused();`` is a commented-out test).
+"""Where a word of a source file is, as its parse tells: in a comment, in a string literal, in
+the module path an import or export names (``from './graphic/Gradient'``) or in code. The
+line-by-line guess (a line starting ``//`` or ``#``) misses a line inside a ``/* … */`` block,
+a docstring's middle lines and a multi-line template string; the tree does not (bullmq's
+tests/job.test.ts:1505 ``return job.isPaused();`` is a commented-out test).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from codenav.words import word_pattern
 
 __all__ = ["Place", "literal_at", "names_on_line", "parsed", "word_places"]
 
-Place = Literal["comment", "string", "code"]
+Place = Literal["comment", "string", "module", "code"]
 
 # Bounds: a file is parsed within this time, and a word's node is looked at this many levels up
 # (a comment is the leaf itself; a string's text is its leaf or one below it; a name inside a
@@ -27,8 +28,9 @@ _LEVELS = 4
 
 
 def _place(node: Any) -> tuple[Place, Any]:
-    """Whether ``node`` (the smallest around a word) is in a comment, a string or code, and
-    the comment or string node it is in (else ``node``)."""
+    """Whether ``node`` (the smallest around a word) is in a comment, a string, an import's
+    or export's module path or code, and the comment or string node it is in (else
+    ``node``)."""
     for _ in range(_LEVELS):
         if node is None:
             break
@@ -42,7 +44,7 @@ def _place(node: Any) -> tuple[Place, Any]:
                 node = node.parent  # (a string's fragment, to the string)
             parent = node.parent
             if parent is not None and ("import" in parent.type or "export" in parent.type):
-                return "code", node  # `from "./types"`: the module an import names
+                return "module", node  # `from "./types"`: the module an import names
             return "string", node
         node = node.parent
     return "code", node
@@ -68,10 +70,11 @@ def _root(lang: Language, data: bytes, seconds: float = _PARSE_S) -> Any | None:
 def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
                 lines: Collection[int], seconds: float = _PARSE_S) -> dict[int, Place]:
     """For each 1-based line of ``lines`` that holds ``word`` (a whole name, or what a
-    pattern matches), where it is: ``comment`` (every occurrence in a comment), ``string``
-    (every one in a comment or a string literal, one at least in a string — a docstring is
-    one), else ``code``. Empty when the file cannot be parsed in time (``seconds``, at most a
-    second)."""
+    pattern matches), where it is: ``comment`` (every occurrence in a comment), ``module``
+    (every one in a comment, a string or an import's module path, one at least in a module
+    path: ``import { GradientObject } from './Gradient'``), ``string`` (every one in a
+    comment or a string literal, one at least in a string — a docstring is one), else
+    ``code``. Empty when the file cannot be parsed in time (``seconds``, at most a second)."""
     data = lone_cr_as_lf(data)
     root = _root(lang, data, seconds)
     if root is None:
@@ -83,8 +86,8 @@ def word_places(lang: Language, data: bytes, word: str | re.Pattern[str],
         found: set[Place] = {_place(root.descendant_for_byte_range(begin, end))[0]
                              for begin, end, _ in _matches(index, line, pattern)}
         if found:
-            out[line] = ("comment" if found == {"comment"} else
-                         "string" if "code" not in found else "code")
+            out[line] = ("comment" if found == {"comment"} else "code" if "code" in found
+                         else "module" if "module" in found else "string")
     return out
 
 
@@ -99,7 +102,7 @@ def literal_at(lang: Language, data: bytes, line: int, col: int, root: Any = Non
         return None
     offset = LineIndex(data).offset(line, col)
     place, node = _place(root.descendant_for_byte_range(offset, offset))
-    if place == "code" or node is None:
+    if place in ("code", "module") or node is None:
         return None
     return place, node.start_point[0] + 1, node.end_point[0] + 1
 

@@ -357,7 +357,8 @@ def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
                  for path, receivers in files.items())
 
 
-# Where a word is on lines of a file (``LiteralLines``): "comment", "string" or "code".
+# Where a word is on lines of a file (``LiteralLines``): "comment", "string", "module" (an
+# import's module path) or "code".
 WordPlaces = Callable[[str, str, Collection[int]], Mapping[int, str]]
 
 # The places a text check names per category (beyond them, it counts).
@@ -455,7 +456,7 @@ def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,
     for bucket in buckets.values():
         bucket.sort()
     order = ("unresolved", "unattributed", "later", f"not {kind}", "other", "declared",
-             "comment", "string", "no use")
+             "module", "comment", "string", "no use")
     categories = tuple((category, len(buckets[category]),
                         tuple(buckets[category][:MAX_PLACES]))
                        for category in order if buckets.get(category))

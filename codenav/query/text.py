@@ -136,7 +136,8 @@ def literal_hits(root: Path, hits: list[TextHit], needle: str) -> dict[tuple[str
     places = LiteralLines(root)
     pattern = re.compile(re.escape(needle))
     return {(path, line): place for path, lines in by_file.items()
-            for line, place in places(path, pattern, lines).items() if place != "code"}
+            for line, place in places(path, pattern, lines).items()
+            if place in ("comment", "string")}
 
 
 # ----------------------------------------------------------------------- import lines

@@ -297,14 +297,17 @@ def unresolved_cut(*path: str | int) -> Cut:
 _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
             "unattributed": "uses of no definition the map knows", "later": "on later pages",
             "not call": "uses that are not calls", "not inheritance": "uses that are not bases",
-            "declared": "definitions/imports/exports/__all__", "comment": "comments",
+            "declared": "definitions/imports/exports/__all__",
+            "module": "imports with the word only in the module path (other names imported)",
+            "comment": "comments",
             "string": "in strings", "no use": "local names/keys"}
 
 
 # Places a text check names per category: every one up to MAX_PLACES (a "+N more" sends the
 # reader to grep for them), else this many; the unresolved are listed under their own key.
 _PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declared": 5,
-           "comment": 4, "string": 4, "no use": 8, "not call": 6, "not inheritance": 6}
+           "module": 8, "comment": 4, "string": 4, "no use": 8, "not call": 6,
+           "not inheritance": 6}
 # Categories whose places are listed whole only up to a dozen: no use of the name, told by
 # the file's parse (run 20's 31 comment and string places of `Range` cost 1 KB of a 3.5 KB
 # answer; run 22's "+2 more" of 6 strings sent an agent to grep for them)
@@ -315,7 +318,8 @@ _FEW_WHOLE = 12
 # How a line a text check shows is marked: what it is, when it is no use of the name.
 _SHOWN_MARKS = {"unattributed": "unknown", "not call": "not a call",
                 "not inheritance": "not a base", "other": "another's", "declared": "declaration",
-                "comment": "comment", "string": "string", "no use": "local name"}
+                "module": "module path", "comment": "comment", "string": "string",
+                "no use": "local name"}
 
 
 def text_entries(check: TextCheck) -> dict[str, Any]:

@@ -21,6 +21,14 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method)
   @definition.method)
+; … and a method so ending (zrender's `BoundingRect.clone()`: `return new BoundingRect(…)`)
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name.definition.method
+    body: (statement_block
+      (return_statement
+        (new_expression constructor: [(identifier) (member_expression)] @definition.type)) .))
+  @definition.method)
 ; a computed name: `get [GET_MATCH_RESULT]()`, `[Symbol.iterator]()` (named by its text)
 (class_body
   (method_definition name: (computed_property_name) @name.definition.method)
@@ -233,6 +241,12 @@
 (assignment_expression
   left: (identifier) @local.assigned
   right: (new_expression constructor: [(identifier) (member_expression)] @local.type))
+; … or a member (`rect = this._paintRect || (this._paintRect = new BoundingRect())`)
+(assignment_expression
+  left: (identifier) @local.assigned
+  right: [(member_expression) @local.type
+          (binary_expression left: [(identifier) (member_expression)] @local.type
+                             operator: ["||" "??"])])
 ; `if (x instanceof C) { … }`: in that block, x is a C
 (if_statement
   condition: (parenthesized_expression
@@ -247,6 +261,13 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (array) @local.type)
+; `const r = this._paintRect`, `const r = a.b`: a local holding a member has its type; so has
+; `const r = this._r || (this._r = new R())` (`??` too): the type of the left operand
+(variable_declarator
+  name: (identifier) @local.definition
+  value: [(member_expression) @local.type
+          (binary_expression left: [(identifier) (member_expression)] @local.type
+                             operator: ["||" "??"])])
 ; A local holding what a call returns: the type of the function's declared return.
 (variable_declarator
   name: (identifier) @local.definition

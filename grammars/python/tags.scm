@@ -225,6 +225,8 @@
              (_) . [(none) (identifier) (attribute) (subscript)])
           (conditional_expression . [(none) (identifier) (attribute) (subscript)]
              (_) . (call function: [(identifier) (attribute)] @local.type))])
+; `rect = self._paint_rect`, `r = a.b`: a local holding an attribute has its type
+(assignment left: (identifier) @local.definition right: (attribute) @local.type)
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @local.type)
                               alias: (as_pattern_target (identifier) @local.definition)))
 (for_statement left: (identifier) @local.definition

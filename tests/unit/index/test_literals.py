@@ -63,11 +63,16 @@ def test_the_names_in_code_on_a_line_not_its_keywords() -> None:
     assert names_on_line(_lang(".ts"), TS, 4) == []  # commented out
 
 
-def test_the_module_an_import_names_is_code() -> None:
-    # zod (run 21): a text search of a module's name marked its import lines "(string)"
+def test_the_module_an_import_names_is_no_string() -> None:
+    # zod (run 21): a text search of a module's name marked its import lines "(string)"; a
+    # word only in the path (zrender's `import { GradientObject } from './Gradient'`, run 30)
+    # is the module's, not code nor a string; beside the imported name it is code
     lang = _lang(".ts")
-    data = b'import { x } from "./types";\nconst s = "./types";\nexport * from "./types";\n'
-    assert word_places(lang, data, "types", [1, 2, 3]) == {1: "code", 2: "string", 3: "code"}
+    data = (b'import { x } from "./types";\nconst s = "./types";\nexport * from "./types";\n'
+            b'import types from "./types";\n')
+    assert word_places(lang, data, "types", [1, 2, 3, 4]) == {
+        1: "module", 2: "string", 3: "module", 4: "code"}
+    assert literal_at(lang, data, 1, 22) is None  # a module path is no literal to step over
 
 
 def test_places_in_a_file_that_is_not_utf8() -> None:
