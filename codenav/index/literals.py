@@ -102,9 +102,10 @@ def literal_at(lang: Language, data: bytes, line: int, col: int, root: Any = Non
         return None
     offset = LineIndex(data).offset(line, col)
     place, node = _place(root.descendant_for_byte_range(offset, offset))
-    if place in ("code", "module") or node is None:
+    if node is None or place in ("code", "module"):  # (a module's path is no literal)
         return None
-    return place, node.start_point[0] + 1, node.end_point[0] + 1
+    literal: Literal["comment", "string"] = "comment" if place == "comment" else "string"
+    return literal, node.start_point[0] + 1, node.end_point[0] + 1
 
 
 _NAME = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
