@@ -476,7 +476,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
     try:
         arguments = json.loads(text)
     except json.JSONDecodeError as exc:
-        arguments = _unquoted(text)
+        arguments = _expanded(args.arguments) or _unquoted(text)
         if arguments is None:
             raise _UsageError(f"arguments are not valid JSON: {exc} (quote the object for "
                               "the shell: codenav call TOOL '{\"key\": \"value\"}')") from exc
@@ -496,6 +496,44 @@ def _one_argument(words: list[str]) -> str:
     if words[0].lstrip().startswith("{"):
         return " ".join(words)
     return "{" + ",".join(words) + "}"
+
+
+_MEMBER_WORD = re.compile(r"([A-Za-z_]\w*):(.*)", re.S)
+
+
+def _expanded(words: list[str]) -> dict[str, Any] | None:
+    """An object the shell's brace expansion took apart, read back member by member:
+    ``{"a":"x,y","kinds":["m","c"]}`` unquoted arrives as the words ``a:x,y``, ``kinds:[m``,
+    ``c]`` — one a member (``key:value``, a string's commas its own: they were quoted), a
+    word that is none the next item of the list before it. None when the words are not so
+    made (fewer than two, or the first no member)."""
+    if len(words) < 2 or _MEMBER_WORD.fullmatch(words[0]) is None:
+        return None
+    members: list[list[str]] = []
+    for word in words:
+        found = _MEMBER_WORD.fullmatch(word)
+        open_list = bool(members) and members[-1][1].startswith("[") and \
+            not members[-1][1].endswith("]")
+        if found is not None and not open_list:
+            members.append([found.group(1), found.group(2)])
+        elif members and open_list:
+            members[-1][1] += "," + word
+        else:
+            return None
+    return {key: _bare_value(text) for key, text in members}
+
+
+def _bare_value(text: str) -> Any:
+    """A value whose quotes the shell took: a list (``[a,b]``), true/false/null, an
+    integer, else the string itself (empty: ``"query":""`` arrives as ``query:``)."""
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1]
+        return [_bare_value(item) for item in inner.split(",")] if inner else []
+    if text in ("true", "false", "null"):
+        return json.loads(text)
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text
 
 
 _UNQUOTED_TOKEN = re.compile(r"\s*([{}\[\],:]|[^{}\[\],:\s][^{}\[\],:]*)")

@@ -35,6 +35,8 @@ from codenav.workspace import Workspace
 __all__ = [
     "GUESSED",
     "MAP_ONLY",
+    "MAP_UNSEEN",
+    "MAP_UNSEEN_FILES",
     "MAX_CANDIDATES",
     "MEMBER_KINDS",
     "MODULE",
@@ -62,6 +64,11 @@ T = TypeVar("T")
 
 GUESSED = "name"  # a row's mark: matched by name alone, the receiver's type unknown
 MAP_ONLY = "map"  # a row's mark: the map's alone, a language server answered without it
+# Counted beside the marks of a merged answer (no row's mark): the rows marked MAP_ONLY in
+# files the server reported nothing in (outside the files its project holds, as tests are
+# when a tsconfig's `include` leaves them out)
+MAP_UNSEEN = "map unseen"
+MAP_UNSEEN_FILES = "map unseen files"
 MAX_CANDIDATES = 8  # definitions a symbol name is answered for in one call
 NODE_ID = re.compile(r"^([a-z][a-z0-9+]*):([^#\0]+?)(?:#([^\0]+))?$")
 MODULE = "<module>"  # what encloses a use at the top level of a file

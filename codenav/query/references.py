@@ -28,6 +28,8 @@ from codenav.query.live import ServerPlace
 from codenav.query.locate import (
     GUESSED,
     MAP_ONLY,
+    MAP_UNSEEN,
+    MAP_UNSEEN_FILES,
     MEMBER_KINDS,
     MODULE,
     FileFilter,
@@ -46,6 +48,8 @@ from codenav.words import word_pattern
 __all__ = [
     "GUESSED",
     "MAP_ONLY",
+    "MAP_UNSEEN",
+    "MAP_UNSEEN_FILES",
     "MAX_PLACES",
     "MAX_UNRESOLVED",
     "MAX_UNRESOLVED_LINES",
@@ -678,6 +682,9 @@ def merged_references(reader: MapReader, lines: Lines, fresh: Freshness, node: N
                 counts[path] = side.counts[path]
                 marks[GUESSED] += guessed_lines[path]
                 marks[MAP_ONLY] += side.counts[path] - guessed_lines[path]
+                if side.counts[path] > guessed_lines[path]:
+                    marks[MAP_UNSEEN] += side.counts[path] - guessed_lines[path]
+                    marks[MAP_UNSEEN_FILES] += 1
             continue
         # a use through a name the file imports it as (`escape as escape_text`) is confirmed
         # by the server's report of that file's import: servers stop at the alias

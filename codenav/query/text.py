@@ -15,15 +15,15 @@ from pathlib import Path
 from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.languages import language_of
-from codenav.index.literals import Place, word_places
+from codenav.index.literals import Place, literal_at, parsed, word_places
 from codenav.query.imports import names_module, without_extension
 from codenav.query.locate import FileFilter
 from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
 from codenav.words import word_pattern
 
-__all__ = ["ImportLines", "LiteralLines", "TextHit", "TextPage", "import_lines", "imported_modules",
-           "literal_hits", "text_files", "text_search"]
+__all__ = ["ImportLines", "LiteralLines", "TextHit", "TextPage", "commented", "import_lines",
+           "imported_modules", "literal_hits", "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -120,6 +120,32 @@ class LiteralLines:
         if data is None or lang is None:
             return {}
         return word_places(lang, data, word, lines, seconds=left)
+
+
+def commented(root: Path, positions: Collection[tuple[str, int, int]],
+              seconds: float = MAX_PLACES_S) -> set[tuple[str, int, int]]:
+    """Which of ``positions`` (path, 1-based line, UTF-16 column) are inside a comment, as
+    each file's parse tells (a JSDoc ``{@link ContactMaterial.friction}`` a TypeScript server
+    reports among references); the files' parses bounded in time together."""
+    deadline = time.monotonic() + seconds
+    by_file: dict[str, list[tuple[int, int]]] = {}
+    for path, line, col in positions:
+        by_file.setdefault(path, []).append((line, col))
+    out: set[tuple[str, int, int]] = set()
+    for path, spots in by_file.items():
+        if time.monotonic() >= deadline:
+            break
+        data = read_source(root, path, MAX_FILE_BYTES)
+        lang = language_of(path, data) if data is not None else None
+        if data is None or lang is None:
+            continue
+        tree = parsed(lang, data)
+        if tree is None:
+            continue
+        out.update((path, line, col) for line, col in spots
+                   if (found := literal_at(lang, data, line, col, tree)) is not None
+                   and found[0] == "comment")
+    return out
 
 
 # The lines of one text answer whose place is looked up (the most a page can show).

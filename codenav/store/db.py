@@ -45,7 +45,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 30  # 30: a local holding a member (`r = self._paint`, `r = this.x || …`)
-# has its type, a JS/TS method ending `return new X(…)` makes an X; 29: a JS/TS function
+# has its type, a JS/TS method ending `return new X(…)` makes an X, `export * as N from`
+# imports; 29: a JS/TS function
 # ending `return new X(…)` makes an X; 28: a
 # module object's functions (`X = { f() {} }`); 27: nodes_file
 # by line too; 26: `if (x instanceof C)` narrows a

@@ -36,6 +36,7 @@ from codenav.query.references import (
     server_references,
 )
 from codenav.query.source import Lines
+from codenav.query.text import commented
 from codenav.store.read import MapReader, Node
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, checked_text, resolved
@@ -141,6 +142,11 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         found = places(reader, ws.root, live.result) if live.answered else []
         if node is not None and params.source != "lsp":  # (lsp: the server's own word)
             found = own_places(reader, node, found)
+            # no use in code: a JSDoc `{@link X.y}` tsserver names (the text check counts
+            # its line among the comments)
+            noted = commented(ws.root, [(p.path, p.line, p.col) for p in found
+                                        if not p.external])
+            found = [p for p in found if (p.path, p.line, p.col) not in noted]
         page = _page(ws, reader, located, params, ctx, files,
                      found if live.answered else None, warnings)
     if page.external:

@@ -22,6 +22,8 @@ from codenav.query.outline import Entry
 from codenav.query.references import (
     GUESSED,
     MAP_ONLY,
+    MAP_UNSEEN,
+    MAP_UNSEEN_FILES,
     MAX_PLACES,
     FileReferences,
     OtherUses,
@@ -96,7 +98,8 @@ Items are rows of text unless detail:'full' (objects with every field):
   reference (grouped by file): "<line>[:<col>] [(<kind>)] [<in>] [[<mark>]] | <code>" — \
 (kind) only when not the answer's refKind (call when absent); <in> is the enclosing function \
 or class (<module> at top level), left out when the same as the row above (a file's first \
-row with code: when <module>); an import of the symbol under its own name has no code; \
+row with code: when <module>; show "names": every row); an import of the symbol under its \
+own name has no code; \
 [name]: matched by name only (receiver type unknown), [map]: the map's alone (a server \
 answered without it); unmarked rows are confirmed. Long lists lose code, then <in>, before \
 any row: a row may be just its line
@@ -455,8 +458,16 @@ def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()
                    "receiver's type is unknown to the map): a use unless the receiver is "
                    "another class's or a library's value")
     if marks.get(MAP_ONLY):
+        unseen, files = marks.get(MAP_UNSEEN, 0), marks.get(MAP_UNSEEN_FILES, 0)
+        # in files the server said nothing of: most likely outside its project (tests a
+        # tsconfig leaves out), not uses it denied (run 30's agent searched them to be sure)
+        where = "" if not unseen else (
+            f", all in {files} file(s) " if unseen == marks[MAP_ONLY] else
+            f", {unseen} of them in {files} file(s) ") + (
+            "the server reported nothing in (likely outside its project's files); the map "
+            "resolved them through imports and types, not by name")
         out.append(f"{marks[MAP_ONLY]} row(s) [{MAP_ONLY}]: the map's alone (the language "
-                   "server did not report them)")
+                   f"server did not report them){where}")
     return out
 
 
@@ -477,20 +488,21 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     under its own name has none: its kind and place say it all), or with their line and
     what encloses them only."""
     items: list[Any] = []
-    # a row's `in` is left out when the row above has it; with code, a file starts at module
-    # level (its first rows' code tells); without, its first use there says `<module>` (an
-    # import says where it is by its kind)
+    # with code, a row's `in` is left out when the row above has it (a file starts at module
+    # level: its first rows' code tells); without, every row says it (`<module>` at module
+    # level: run 31's agent took a row left so for one enclosed by nothing and asked again),
+    # but an import at module level, which says where it is by its kind
     above = MODULE if code else None
     for ref in refs.refs:
         line = ref.code if code else None
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
-        leading = above is None and ref.kind == "import" and ref.scope == MODULE
+        leading = not code and ref.kind == "import" and ref.scope == MODULE
         items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
                              None if leading or ref.scope == above else ref.scope, line,
                              ref.name, common, ref.mark))
-        above = above if leading else ref.scope
+        above = above if leading or not code else ref.scope
     return items
 
 

@@ -169,6 +169,10 @@
 (export_statement
   "*" @import.wildcard
   source: (string) @import.module) @import
+; `export * as Utils from "./utils/Utils"`: the module under a name of this one (p2-es, run 31)
+(export_statement
+  (namespace_export (identifier) @import.alias)
+  source: (string) @import.module) @import
 
 ; CommonJS: `const x = require("./x")`, `const { a, b: c } = require("./x")`.
 (lexical_declaration

@@ -81,6 +81,16 @@ def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> N
     last = run_codenav("call", "map_search", "{text:true,fileFilter:lib/shapes.py:1,query:}",
                        "--root", root)
     assert last.returncode == 0, last.stderr
+    # a string holding commas keeps them (pyasn1, run 31: `"fileFilter":"pkg/,tests/a.py"`
+    # was refused as invalid JSON): each word of the expansion is one member
+    typed = "codenav call map_search {\"query\":\"Circle\",\"fileFilter\":\"lib/,docs/\"," \
+            "\"kinds\":[\"class\"]}"
+    words = subprocess.run(["bash", "-c", 'printf "%s\n" ' + typed.split(" ", 1)[1]],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert words[2:5] == ["query:Circle", "fileFilter:lib/,docs/", "kinds:[class]"], words
+    filtered = run_codenav(*words, "--root", root)
+    assert filtered.returncode == 0, filtered.stderr
+    assert "Circle" in json.loads(filtered.stdout)["data"]["results"][0]
     # a string the shell left quotes in is not guessed at
     half = run_codenav("call", "map_search", '{query:"Circle}', "--root", root)
     assert half.returncode == 2 and "quote the object for the shell" in half.stderr

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from codenav.query.text import import_lines, imported_modules
+from codenav.query.text import commented, import_lines, imported_modules
 from codenav.workspace import Workspace
 from tests.conftest import mapped
 from tests.unit.tools.test_map_tools import call
@@ -121,3 +121,32 @@ def test_import_lines_are_checked_only_where_their_syntax_is_read(tmp_path: Path
             as ws:
         _, data = importers(ws, "c:src/storage.h")
         assert "text" not in data, data
+
+
+def test_a_module_re_exported_under_a_name_is_imported(tmp_path: Path) -> None:
+    # p2-es (run 31): `export * as Utils from './utils/Utils'` in the package's index was no
+    # importer of utils/Utils.ts (the text check named its line as unlisted)
+    with mapped(tmp_path, {
+            "src/utils/Utils.ts": "export function appendArray(a: number[]): void {}\n",
+            "src/index.ts": "export * as Utils from './utils/Utils'\n",
+            "src/world.ts": "import { Utils } from './index'\nUtils.appendArray([]);\n"}) as ws:
+        files, data = importers(ws, "ts:src/utils/Utils.ts")
+        # (world.ts imports the module itself, by the name index.ts gives it)
+        assert files == ["src/index.ts", "src/world.ts"], data
+        assert data["unlisted"].startswith("none"), data
+        uses = call(ws, "nav_references", {"symbol": "appendArray", "source": "map",
+                                           "show": "lines"})["data"]["references"]
+        assert uses == {"src/world.ts": [2]}, uses
+
+
+def test_positions_in_comments_are_told_from_code(tmp_path: Path) -> None:
+    # p2-es (run 31): tsserver names the `{@link ContactMaterial.friction}` of a JSDoc among
+    # a class's references; 7 such rows were listed as uses and an agent spent 2 calls on them
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/m.ts").write_text(
+        "/**\n * @see {@link Material.friction}\n */\nexport class Material {}\n"
+        "const m = new Material(); // Material\nconst s = 'Material';\n")
+    assert commented(tmp_path, [("src/m.ts", 2, 16), ("src/m.ts", 4, 14), ("src/m.ts", 5, 15),
+                                ("src/m.ts", 5, 30), ("src/m.ts", 6, 12),
+                                ("src/missing.ts", 1, 1)]) == {("src/m.ts", 2, 16),
+                                                               ("src/m.ts", 5, 30)}
