@@ -494,7 +494,9 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     # but an import at module level, which says where it is by its kind
     above = MODULE if code else None
     for ref in refs.refs:
-        line = ref.code if code else None
+        # a row matched by name alone keeps its code in every rendering: the reader judges
+        # it by its receiver (runs 30-31: agents fetched the code of [name] rows each time)
+        line = ref.code if code or ref.mark == GUESSED else None
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
@@ -509,8 +511,14 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
 def _lines(refs: FileReferences, common: str) -> list[Any]:
     """A file's references as their lines only: a number each, a row (``"57 (import)"``,
     ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked."""
-    return [line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None)
+    return [_judged(line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None),
+                    ref.code if ref.mark == GUESSED else None)
             for ref in refs.refs]
+
+
+def _judged(row: int | str, code: str | None) -> int | str:
+    """A line row with the code of a row matched by name alone, which its reader judges."""
+    return f"{row} | {code}" if code is not None else row
 
 
 def _full(refs: FileReferences) -> list[dict[str, Any]]:

@@ -926,6 +926,21 @@ def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
         assert rows == ["2 f", "5 (import)"], rows  # not f's: an import at module level
 
 
+def test_a_row_matched_by_name_keeps_its_code_in_every_rendering(tmp_path: Path) -> None:
+    # simpy and pyasn1 (runs 30, 31): with show "lines" or "names", the [name] rows came bare
+    # and the agent asked again (a text search, references with code) to judge each receiver
+    with mapped(tmp_path, {"pkg/__init__.py": "",
+                           "pkg/a.py": "class Event:\n    def succeed(self):\n        pass\n",
+                           "pkg/t.py": "from pkg.a import Event\n\n\ndef run(e: Event, x):\n"
+                                       "    e.succeed()\n    x.succeed()\n"}) as ws:
+        for show, rows in (("lines", [5, "6 [name] | x.succeed()"]),
+                           ("names", ["5 run", "6 run [name] | x.succeed()"]),
+                           ("code", ["5 run | e.succeed()", "6 [name] | x.succeed()"])):
+            found = call(ws, "nav_references", {"symbol": "Event.succeed", "source": "map",
+                                                "show": show})["data"]["references"]
+            assert found == {"pkg/t.py": rows}, (show, found)
+
+
 def test_a_class_and_the_interface_it_merges_with_share_their_subtypes(tmp_path: Path) -> None:
     # zrender (run 30): `interface Path` and `class Path` in one file; asked by symbol and
     # file, the class's entry (`Path~2`) answered 0 subtypes: the subclasses extend the
