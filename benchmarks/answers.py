@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codenav.tools.rows import parse_node_row, parse_ref_row, parse_related_row
+from codenav.tools.rows import parse_node_row, parse_ref_row, parse_related_row, whole_call_rows
 
 __all__ = ["facts"]
 
@@ -52,8 +52,8 @@ def _walk(value: Any, file: str | None, ids: set[str], positions: set[Position])
             if key == "references" and isinstance(item, dict):
                 _references(item, ids, positions)
             elif key in ("types", "calls") and isinstance(value.get("symbol"), str) and \
-                    isinstance(item, list):
-                _related(item, value["symbol"], ids, positions)
+                    isinstance(item, (list, dict)):
+                _related(whole_call_rows(item), value["symbol"], ids, positions)
             elif key not in ("symbols", "children") or not _rows(item):
                 _walk(item, here, ids, positions)
     elif isinstance(value, list):

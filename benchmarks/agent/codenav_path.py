@@ -26,7 +26,7 @@ from benchmarks.agent.signature import parameters
 from benchmarks.answers import facts as envelope_facts
 from codenav.envelope import to_json
 from codenav.tools.dispatch import call_tool
-from codenav.tools.rows import parse_node_row, parse_related_row
+from codenav.tools.rows import parse_node_row, parse_related_row, whole_call_rows
 from codenav.workspace import Workspace
 
 __all__ = ["ask", "calls_for", "learning", "outline_names", "tool_list"]
@@ -128,7 +128,7 @@ def call_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     several = data.get("results")
     for section in several if isinstance(several, list) else [data]:
         if isinstance(section, dict):
-            walk(section.get("calls"), str(section.get("symbol", "")))
+            walk(whole_call_rows(section.get("calls")), str(section.get("symbol", "")))
     return rows
 
 

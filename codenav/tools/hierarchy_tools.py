@@ -32,6 +32,7 @@ from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
+    calls_grouped,
     calls_rendered,
     deeper_types_warning,
     fallback_notes,
@@ -73,6 +74,10 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
     code_files = without_stubs(reader, FileFilter(None))
+    # one level of calls of one definition, as rows: grouped by file when some file has
+    # several (a tree's rows, and the sections of several definitions, keep whole ids)
+    one_level = params.depth == 1 and params.detail != "full" and not located.others
+    grouped = False
     sections = []
     warnings: list[str] = []
     sources = set()
@@ -84,8 +89,12 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, ctx.fresh)
                   if candidate.node is not None else candidate.name)
-        section: dict[str, Any] = {"symbol": symbol,
-                                   "calls": calls_rendered(calls, params.detail, candidate.node)}
+        by_file = calls_grouped(calls, candidate.node) if one_level else {}
+        grouped = len(by_file) < sum(len(rows) for rows in by_file.values())
+        section: dict[str, Any] = {
+            "symbol": symbol,
+            "calls": by_file if grouped else calls_rendered(calls, params.detail,
+                                                            candidate.node)}
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
@@ -98,8 +107,9 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
-        cut = Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
-                  tree=True)
+        cut = Cut("calls", ("calls", EVERY), "Ask about one of the calls by id") if grouped \
+            else Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
+                     tree=True)
         extra = [unresolved_cut()]
     else:
         data = {"symbol": located.name, "matches": located.matches(), **common,

@@ -452,7 +452,8 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         data.update(unlisted(others))
         check = await checked_imports(ws, reader, start, importing, others)
         if check is not None:
-            data.update(import_text_entries(check, {path for path, _ in others.outside_at}))
+            data.update(import_text_entries(
+                check, importing | {path for path, _ in others.outside_at}))
         if "unresolved" in data:
             cuts.append(unresolved_cut())
     return Answer(data, cuts=cuts)

@@ -27,6 +27,7 @@ from codenav.query.references import (
     MAX_PLACES,
     FileReferences,
     OtherUses,
+    Reference,
     ReferencePage,
     TextCheck,
 )
@@ -34,9 +35,11 @@ from codenav.query.source import Lines
 from codenav.query.text import ImportLines, TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
+    OUTSIDE_ROOT,
     Detail,
     Rendering,
     bare_signature,
+    file_row,
     line_row,
     node_row,
     one_line,
@@ -51,6 +54,7 @@ from codenav.workspace import Workspace
 __all__ = [
     "SERVER_INSTRUCTIONS",
     "anchor",
+    "calls_grouped",
     "calls_rendered",
     "deeper_types_warning",
     "diagnostic_row",
@@ -106,7 +110,8 @@ any row: a row may be just its line
   types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
 the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
 | (Base)" (types: direct ones unless you pass depth; every row has its level when any \
-is beyond 1, else "level":1 once)
+is beyond 1, else "level":1 once; calls of one level: grouped by file when a file has \
+several, each row without its file)
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
 A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
 arrow function's, "= (x) =>": "(x)").
@@ -373,7 +378,8 @@ _IMPORT_LINES_SHOWN = 4  # import lines not listed shown with their code (the re
 def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[str, Any]:
     """The import lines an agent would grep for after a module's importers, as the answer's
     ``text`` line (how many name the module, where the others are: not again when they are
-    all in the files ``unlisted`` already said import another module so named, ``said``)
+    all in files listed or that ``unlisted`` counted as importing another module so named,
+    ``said`` — run 32: 65 lines of mutagen's other `_util` modules, 20 of them placed)
     and ``textLines`` (the few not listed, with their code)."""
     stem, lines = check.stem, check.lines
     stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
@@ -384,8 +390,9 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
     if check.unresolved:
         parts.append(f"{check.unresolved} under 'unresolved'")
     if check.other:
-        where = ("(in the files 'unlisted' names)" if {path for path, _ in check.other} <=
-                 set(said) else _places(check.other[:MAX_PLACES], len(check.other)))
+        other_files = {path for path, _ in check.other}
+        where = ("(in the files listed or 'unlisted' counts)" if other_files <= set(said)
+                 else _places(check.other[:MAX_PLACES], len(check.other)))
         parts.append(f"{len(check.other)} of another module so named {where}")
     out: dict[str, Any] = {}
     if check.unlisted:
@@ -494,9 +501,7 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     # but an import at module level, which says where it is by its kind
     above = MODULE if code else None
     for ref in refs.refs:
-        # a row matched by name alone keeps its code in every rendering: the reader judges
-        # it by its receiver (runs 30-31: agents fetched the code of [name] rows each time)
-        line = ref.code if code or ref.mark == GUESSED else None
+        line = ref.code if code or _judged_by_code(ref, common) else None
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
@@ -512,12 +517,20 @@ def _lines(refs: FileReferences, common: str) -> list[Any]:
     """A file's references as their lines only: a number each, a row (``"57 (import)"``,
     ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked."""
     return [_judged(line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None),
-                    ref.code if ref.mark == GUESSED else None)
+                    ref.code if _judged_by_code(ref, common) else None)
             for ref in refs.refs]
 
 
+def _judged_by_code(ref: Reference, common: str) -> bool:
+    """Whether a row keeps its code line in every rendering: its reader judges it by its
+    code — matched by name alone (its receiver), or among calls a use that is none (a
+    method passed as a value, `pytest.raises(E, x.interrupt)`, or a call the map missed).
+    Runs 30-32: agents asked again for the code of such rows, one call each."""
+    return ref.mark == GUESSED or (common == "call" and ref.kind in ("attribute", "name"))
+
+
 def _judged(row: int | str, code: str | None) -> int | str:
-    """A line row with the code of a row matched by name alone, which its reader judges."""
+    """A line row with the code its reader judges it by (``_judged_by_code``)."""
     return f"{row} | {code}" if code is not None else row
 
 
@@ -714,6 +727,46 @@ def _call_full(call: Call) -> dict[str, Any]:
     return item
 
 
+def calls_grouped(calls: Sequence[Call], symbol: Node | None) -> dict[str, list[str]]:
+    """Calls without calls of their own (one level) as rows grouped by the file of what
+    calls or is called, in the order the calls come (a file at its first): the row without
+    its file (``Parser.parse 40 at:52``; a file's own code ``<module> at:7``; a server's
+    caller the map has not, ``12:5 function f``); calls of what is outside the root under
+    ``OUTSIDE_ROOT``, by name (run 31: 27 callers repeated their file in each row, 28% of
+    the answer)."""
+    groups: dict[str, list[str]] = {}
+    for row in calls_rendered(calls, "compact", symbol):
+        assert isinstance(row, str)  # (no children at one level)
+        if row.startswith(_OUTSIDE_ROW):
+            groups[OUTSIDE_ROOT] = row[len(_OUTSIDE_ROW):].split(", ")
+    for call in calls:
+        if not call.other.external:
+            path = call.other.path
+            groups.setdefault(path, []).append(file_row(_call_row(call, symbol), path))
+    if OUTSIDE_ROOT in groups:  # (last, as the rows had it)
+        groups[OUTSIDE_ROOT] = groups.pop(OUTSIDE_ROOT)
+    return groups
+
+
+_OUTSIDE_ROW = "outside the root: "
+
+
+def _call_row(call: Call, symbol: Node | None) -> str:
+    """A call as a related row with ``at:`` its sites' lines, ``sites:`` their number when
+    more are not listed, and its mark."""
+    row = _related_head(call.other, symbol)
+    if call.sites:
+        # A site matched by name alone among confirmed ones is marked on its own.
+        row += " at:" + ",".join(
+            f"{site.line}[{GUESSED}]" if site.guessed and call.mark is None
+            else str(site.line) for site in call.sites)
+    if call.more_sites:
+        row += f" sites:{len(call.sites) + call.more_sites}"
+    if call.mark:
+        row += f" [{call.mark}]"
+    return row
+
+
 def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -> list[Any]:
     """Calls as shown: objects (``detail`` full), else related rows with ``at:`` the lines
     of the call sites (in the caller for incoming calls, in the callee's caller — the
@@ -729,20 +782,11 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
             lines = outside.setdefault(call.other.name, [])
             lines += [site.line for site in call.sites if site.line not in lines]
             continue
-        row = _related_head(call.other, symbol)
-        if call.sites:
-            # A site matched by name alone among confirmed ones is marked on its own.
-            row += " at:" + ",".join(
-                f"{site.line}[{GUESSED}]" if site.guessed and call.mark is None
-                else str(site.line) for site in call.sites)
-        if call.more_sites:
-            row += f" sites:{len(call.sites) + call.more_sites}"
-        if call.mark:
-            row += f" [{call.mark}]"
+        row = _call_row(call, symbol)
         out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
                    if call.children else row)
     if outside:
-        out.append("outside the root: " + ", ".join(
+        out.append(_OUTSIDE_ROW + ", ".join(
             f"{name} at:{','.join(map(str, sorted(lines)))}" for name, lines in outside.items()))
     return out
 

@@ -30,7 +30,7 @@ Each parser here reads back what its formatter writes (the tests hold both to th
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from codenav.index.languages import by_code
 from codenav.model import CALLABLE_KINDS
@@ -40,12 +40,14 @@ from codenav.words import word_pattern
 __all__ = [
     "INDENT",
     "MODULE",
+    "OUTSIDE_ROOT",
     "SIGNATURE",
     "Detail",
     "NodeRow",
     "RefFields",
     "Rendering",
     "bare_signature",
+    "file_row",
     "line_row",
     "node_row",
     "one_line",
@@ -59,6 +61,7 @@ __all__ = [
     "related_row",
     "short_signature",
     "span",
+    "whole_call_rows",
 ]
 
 Detail = Literal["compact", "full"]
@@ -66,6 +69,7 @@ Detail = Literal["compact", "full"]
 # enclosing definition, or lines per file (also the tiers an answer degrades by).
 Rendering = Literal["code", "names", "lines"]
 MODULE = "<module>"
+OUTSIDE_ROOT = "(outside the root)"  # the group of calls of what is outside the root
 SIGNATURE = 100  # characters of a signature in a compact row
 INDENT = "  "
 
@@ -281,3 +285,35 @@ def parse_related_row(row: str, symbol: str) -> NodeRow:
         raise ValueError(f"no line in {row!r}, which is not a file's node")
     first = int(line) if line else 1  # a file's node: the whole file
     return NodeRow(nid, kind, first, int(end or first), pairs, signature)
+
+
+def file_row(row: str, path: str) -> str:
+    """A related row (a call's) without the file a group of rows is keyed by: ``a.py#f 3
+    at:5`` → ``f 3 at:5``; the file's own code (``a.py module at:5``) → ``<module> at:5``; a
+    server's row the map has no node for (``a.py:3:1 function f``) → ``3:1 function f``."""
+    if row.startswith((f"{path}#", f"{path}:")):
+        return row[len(path) + 1:]
+    if row == path or row.startswith(f"{path} "):
+        return MODULE + row[len(path):].removeprefix(" module")
+    return row
+
+
+def whole_call_rows(calls: Any) -> list[Any]:
+    """The call rows of an answer's ``calls`` as whole related rows: a list (a tree) as it
+    is; rows grouped by file (``file_row``) made whole again (the outside group's left out)."""
+    if not isinstance(calls, dict):
+        return list(calls) if isinstance(calls, list) else []
+    out: list[Any] = []
+    for path, rows in calls.items():
+        if path == OUTSIDE_ROOT or not isinstance(rows, list):
+            continue
+        for row in rows:
+            if not isinstance(row, str):
+                continue
+            if row.startswith(MODULE):
+                out.append(path + " module" + row[len(MODULE):])
+            elif row[:1].isdigit():
+                out.append(f"{path}:{row}")
+            else:
+                out.append(f"{path}#{row}")
+    return out

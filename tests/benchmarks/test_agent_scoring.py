@@ -61,6 +61,20 @@ def test_call_rows_read_calls_children_and_every_definition() -> None:
     assert answer.facts == {("x.py", "f"), ("y.py", "g"), ("z.py", "h"), ("b.py", "k")}
 
 
+def test_call_rows_read_rows_grouped_by_file() -> None:
+    grouped = {"symbol": "py:console.py#Console.render method 10",
+               "calls": {"x.py": ["f function 3 at:4", "C.g method 8 at:9",
+                                  "<module> at:12"],
+                         "y.py": ["12:5 function h"], "(outside the root)": ["len at:3"]}}
+    assert [row for _, row in call_rows(grouped)] == [
+        "x.py#f function 3 at:4", "x.py#C.g method 8 at:9", "x.py module at:12",
+        "y.py:12:5 function h"]
+    answer = Answer()
+    del grouped["calls"]["y.py"]  # (a server's row the map has no node for: no fact)
+    read_facts(question("callers"), {"ok": True, "data": grouped}, answer)
+    assert answer.facts == {("x.py", "f"), ("x.py", "g"), ("x.py", "<module>")}, answer.facts
+
+
 def test_outline_names_nest_by_indentation() -> None:
     rows = ["1-20 class Console", "  3-5 method print | (self, x)", "    4 function inner",
             "  7 method log~2", "30 function f"]

@@ -23,7 +23,7 @@ from codenav.index.pipeline import index_tree
 from codenav.lsp.servers import families, find_command
 from codenav.store import db
 from codenav.tools.dispatch import call_tool
-from codenav.tools.rows import parse_node_row, parse_related_row
+from codenav.tools.rows import parse_node_row, parse_related_row, whole_call_rows
 from codenav.workspace import Workspace
 from tests.conftest import FIXTURES, write_tree
 from tests.unit.lsp.test_client import alive
@@ -170,7 +170,7 @@ def test_files_the_servers_project_leaves_out_come_from_the_map(tmp_path: Path) 
         callers = call(ws, "nav_call_hierarchy", {"symbol": "Base.save",
                                                   "direction": "incoming"})
         assert callers["data"]["source"] == "lsp+map", callers
-        rows = callers["data"]["calls"]
+        rows = whole_call_rows(callers["data"]["calls"])
         assert [row for row in rows if row.endswith("[map]")] == [
             "src/shop/cli.py#main function 6 at:11 [map]"], rows
         assert any("call(s) [map]: the map's alone" in w for w in callers.get("warnings", []))
@@ -198,7 +198,7 @@ def test_callees_the_server_cannot_type_come_from_the_map_marked(shop: Workspace
     # what the server alone says of main: no row of what is outside the root but the last
     insisted = call(shop, "nav_call_hierarchy", {"symbol": "main", "direction": "outgoing",
                                                  "source": "lsp"})
-    rows = insisted["data"]["calls"]
+    rows = whole_call_rows(insisted["data"]["calls"])
     assert not any("site-packages" in row or ".pyi" in row for row in rows), rows
 
 
@@ -318,10 +318,10 @@ def test_a_caller_is_the_innermost_function_even_where_the_server_names_an_outer
         wait_state(ws, "ts", {"ready"}, timeout=60.0)
         insisted = call(ws, "nav_call_hierarchy", {"symbol": "same", "direction": "incoming",
                                                    "source": "lsp"})
-        rows = insisted["data"]["calls"]
+        rows = whole_call_rows(insisted["data"]["calls"])
         merged = call(ws, "nav_call_hierarchy", {"symbol": "same", "direction": "incoming"})
         assert merged["data"]["source"] in ("lsp", "lsp+map"), merged
-        assert sorted(merged["data"]["calls"]) == [
+        assert sorted(whole_call_rows(merged["data"]["calls"])) == [
             "src/create.ts#create 7 at:13", "src/create.ts#create.each 8 at:9"], (rows, merged)
     finally:
         ws.close()
@@ -346,7 +346,7 @@ def test_a_call_in_a_lambda_is_the_named_functions_around_it(tmp_path: Path) -> 
         wait_state(ws, "py", {"ready"})
         merged = call(ws, "nav_call_hierarchy", {"symbol": "imt", "direction": "incoming"})
         assert merged["data"]["source"] in ("lsp", "lsp+map"), merged
-        assert sorted(merged["data"]["calls"]) == [
+        assert sorted(whole_call_rows(merged["data"]["calls"])) == [
             "pkg/sql.py#TokenList.direct method 9 at:10",
             "pkg/sql.py#TokenList.token_next_by method 5 at:6"], merged
     finally:
@@ -596,6 +596,6 @@ def test_a_propertys_readers_stay_its_callers(tmp_path: Path) -> None:
         wait_state(ws, "py", {"ready"})
         calls = call(ws, "nav_call_hierarchy", {"symbol": "Box.size", "direction": "incoming"})
         assert calls["data"]["source"].startswith("lsp"), calls
-        assert any("report" in row for row in calls["data"]["calls"]), calls
+        assert any("report" in row for row in whole_call_rows(calls["data"]["calls"])), calls
     finally:
         ws.close()

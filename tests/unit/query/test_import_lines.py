@@ -82,17 +82,22 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
             "pkg/other/__init__.py": "",
             "pkg/other/storage.py": "THING = 2\n",
             "pkg/other/c.py": "from pkg.other.storage import THING\n",
-            "pkg/d.py": "# storage is imported elsewhere\nstorage = 3\n"}) as ws:
+            "pkg/d.py": "# storage is imported elsewhere\nstorage = 3\n",
+            # (a file importing both: its line of the other is no news either — mutagen's
+            # `_iff.py`, run 32, had its lines of `mutagen/_util.py` placed one by one)
+            "pkg/e.py": "from pkg.storage import VALUE\nfrom pkg.other.storage import THING\n"
+    }) as ws:
         files, data = importers(ws, "py:pkg/storage.py")
-        assert files == ["pkg/a.py", "pkg/b.py"], data
+        assert files == ["pkg/a.py", "pkg/b.py", "pkg/e.py"], data
         # (b.py's name is on a continuation line: its statement's first line does not hold it)
-        assert data["text"] == ("3 import line(s) name 'storage': 2 in the files listed; "
-                                "1 of another module so named (in the files 'unlisted' "
-                                "names)"), data
+        assert data["text"] == ("5 import line(s) name 'storage': 3 in the files listed; "
+                                "2 of another module so named (in the files listed or "
+                                "'unlisted' counts)"), data
         assert "pkg/other/c.py (" in data["unlisted"], data
         _, alone = importers(ws, "py:pkg/other/storage.py")
-        assert alone["text"] == "3 import line(s) name 'storage': 1 in the files " \
-            "listed; 2 of another module so named (in the files 'unlisted' names)", alone
+        assert alone["text"] == "5 import line(s) name 'storage': 2 in the files " \
+            "listed; 3 of another module so named (in the files listed or 'unlisted' " \
+            "counts)", alone
 
 
 def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: Path) -> None:
