@@ -849,8 +849,9 @@ def text_answer(page: TextPage, query: str, offset: int, next_page: Page,
         place = places.get((hit.path, hit.line))
         mark = f" ({place})" if place else ""
         grouped.setdefault(hit.path, []).append(f"{hit.line}{mark} | {hit.code}")
+    # `searched`: the files read (run 32's agent took a `files` count for files with lines)
     data: dict[str, Any] = {"query": query, "text": True, "total": page.total,
-                            "files": page.files, "results": grouped}
+                            "searched": page.files, "results": grouped}
     warnings = []
     if page.partial:
         warnings.append(f"searched {page.files} of {page.candidates} files before the "

@@ -317,7 +317,7 @@ def test_text_search_is_grep_over_the_mapped_code(tmp_path: Path,
         "src/auth.py": ["2 | return r.connection.send(r)"],
         "src/sessions.py": ["3 | a.send(1)", "4 | a.send(2)  # again"],
         "tests/t.py": ["2 | sock.send(b'x')"]}, found
-    assert found["data"]["total"] == 4 and found["data"]["files"] == 3
+    assert found["data"]["total"] == 4 and found["data"]["searched"] == 3
     scoped = call(ws, "map_search", {"query": ".send(", "text": True, "fileFilter": "src/"})
     assert list(scoped["data"]["results"]) == ["src/auth.py", "src/sessions.py"]
     # a page cut by the budget says how to go on, and the next page starts after it
