@@ -654,7 +654,7 @@ class Binder:
         if qualifier == "*":
             return -1, self._any(name)
         if qualifier == "=":  # a member of a literal: the language's own type, not the tree's
-            return -1, None
+            return -1, f"O:literal::{name}"  # (`''.join(…)`: no unknown receiver)
         if qualifier == self.lang.super_call and self.lang.super_call:
             container = self._container_of(scope)
             return -1, f"U:{self._nid(container)}::{name}" if container >= 0 else None

@@ -353,12 +353,18 @@ def _by_receiver(uses: Sequence[NameUse]) -> tuple[ReceiverLines, ...]:
     their lines in order, each line once."""
     files: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for use in uses:
-        written = f"{use.qualifier}.{use.name}" if use.qualifier else use.name
+        # (`*`: an expression the map keeps no text of — `lines[i]`, `f(x)`: run 33's agent
+        # could not read `*.strip`)
+        qualifier = _UNNAMED_RECEIVERS.get(use.qualifier or "", use.qualifier)
+        written = f"{qualifier}.{use.name}" if qualifier else use.name
         found = files[use.path][written]
         if not found or found[-1] != use.line:
             found.append(use.line)
     return tuple((path, tuple((written, tuple(found)) for written, found in receivers.items()))
                  for path, receivers in files.items())
+
+
+_UNNAMED_RECEIVERS = {"*": "(expression)", "=": "(literal)"}
 
 
 # Where a word is on lines of a file (``LiteralLines``): "comment", "string", "module" (an

@@ -382,11 +382,12 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
     ``said`` — run 32: 65 lines of mutagen's other `_util` modules, 20 of them placed)
     and ``textLines`` (the few not listed, with their code)."""
     stem, lines = check.stem, check.lines
+    named = f"{stem!r} (or its folder: './', '..')" if check.folder else repr(stem)
     stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
     if lines == check.listed:
-        return {"text": f"all {lines} import line(s) naming {stem!r} are in the files "
+        return {"text": f"all {lines} import line(s) naming {named} are in the files "
                         f"listed{stopped}"}
-    parts = [f"{lines} import line(s) name {stem!r}: {check.listed} in the files listed"]
+    parts = [f"{lines} import line(s) name {named}: {check.listed} in the files listed"]
     if check.unresolved:
         parts.append(f"{check.unresolved} under 'unresolved'")
     if check.other:

@@ -14,12 +14,25 @@
     (return_statement
       (new_expression constructor: [(identifier) (member_expression)] @definition.type)) .))
   @definition.function
+; … and one ending `return net` (a local made so: brain.js's test helper `xorNet()`, `const
+; net = new RNN(…); …; return net`), `return this.x` or `return this`: what it returns
+(function_declaration
+  name: (identifier) @name.definition.function
+  body: (statement_block
+    (return_statement [(identifier) (member_expression) (this)] @definition.value) .))
+  @definition.function
 (generator_function_declaration
   name: (identifier) @name.definition.function) @definition.function
 
 (class_body
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method)
+  @definition.method)
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name.definition.method
+    body: (statement_block
+      (return_statement [(identifier) (member_expression) (this)] @definition.value) .))
   @definition.method)
 ; … and a method so ending (zrender's `BoundingRect.clone()`: `return new BoundingRect(…)`)
 (class_body

@@ -155,3 +155,20 @@ def test_positions_in_comments_are_told_from_code(tmp_path: Path) -> None:
                                 ("src/m.ts", 5, 30), ("src/m.ts", 6, 12),
                                 ("src/missing.ts", 1, 1)]) == {("src/m.ts", 2, 16),
                                                                ("src/m.ts", 5, 30)}
+
+
+def test_an_index_modules_import_lines_include_those_naming_its_folder(tmp_path: Path) -> None:
+    # brain.js (run 33): after the importers of `src/layer/index.ts` the agent searched
+    # `from '.'`, `from './'`, `from '..'`, `/index'` (7 calls): lines naming the folder only
+    with mapped(tmp_path, {
+            "src/layer/index.ts": "export class Layer {}\n",
+            "src/layer/a.ts": "import { Layer } from './';\nexport const a = new Layer();\n",
+            "src/layer/sub/b.ts": "import { Layer } from '..';\nexport const b = new Layer();\n",
+            "src/c.ts": "import { Layer } from './layer';\nexport const c = new Layer();\n",
+            "src/d.ts": "import { x } from './other';\nexport const d = x;\n",
+            "src/other.ts": "export const x = 1;\n",
+            "src/e.ts": "const e = require('./layer/index');\n"}) as ws:
+        files, data = importers(ws, "ts:src/layer/index.ts")
+        assert files == ["src/c.ts", "src/e.ts", "src/layer/a.ts", "src/layer/sub/b.ts"], data
+        assert data["text"] == ("all 4 import line(s) naming 'layer' (or its folder: './', "
+                                "'..') are in the files listed"), data

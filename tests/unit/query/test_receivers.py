@@ -1051,3 +1051,59 @@ def test_a_python_local_holding_an_attribute_has_its_type() -> None:
     ''', references, '''
     shapes.py:13:14 call Painter.draw
     ''')
+
+
+def test_a_function_returning_a_local_makes_what_the_local_is() -> None:
+    # brain.js (run 33): `function xorNet() { const net = new RNN(…); …; return net; }` in a
+    # test; `xorNet().backpropagate()`'s 4 calls were [name] rows the agent traced by hand
+    check('''
+    //- src/rnn.ts
+    export class RNN {
+      backpro$0pagate(): void {}
+      self() { return this; }
+      private inner: RNN;
+      child() { return this.inner; }
+    }
+    //- src/rnn.test.ts
+    import { RNN } from './rnn';
+    class Other { backpropagate(): void {} }
+    function xorNet() {
+      const net = new RNN();
+      return net;
+    }
+    function other() {
+      const o = new Other();
+      return o;
+    }
+    const net = xorNet();
+    net.backpropagate();
+    other().backpropagate();
+    new RNN().self().backpropagate();
+    new RNN().child().backpropagate();
+    ''', references, '''
+    src/rnn.test.ts:12:5 call <module>
+    src/rnn.test.ts:14:18 call <module>
+    src/rnn.test.ts:15:19 call <module>
+    ''')
+
+
+def test_a_member_of_a_literal_is_the_languages_not_an_unknown_receiver() -> None:
+    # mistletoe (run 33): `''.strip()`, `'\n'.join(…)` were unknown receivers written
+    # `=.strip`, and an expression's `*.strip`, which the agent could not read
+    check('''
+    //- tokens.py
+    class Escape:
+        def st$0rip(self):
+            return self
+
+    def clean(lines, i):
+        a = ' x '.strip()
+        b = lines[i].strip()
+        c = [x.strip() for x in lines]
+        return a, b, c
+    ''', others, '''
+    unresolved 2, elsewhere 1
+    outside literal
+    tokens.py:7 clean | b = lines[i].strip()
+    tokens.py:8 clean | c = [x.strip() for x in lines]
+    ''')
