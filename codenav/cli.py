@@ -504,31 +504,41 @@ _MEMBER_WORD = re.compile(r"([A-Za-z_]\w*):(.*)", re.S)
 def _expanded(words: list[str]) -> dict[str, Any] | None:
     """An object the shell's brace expansion took apart, read back member by member:
     ``{"a":"x,y","kinds":["m","c"]}`` unquoted arrives as the words ``a:x,y``, ``kinds:[m``,
-    ``c]`` — one a member (``key:value``, a string's commas its own: they were quoted), a
-    word that is none the next item of the list before it. None when the words are not so
-    made (fewer than two, or the first no member)."""
+    ``c]`` — one a member (``key:value``, a string's commas its own: they were quoted), the
+    words after an unclosed ``[`` the next items of that list up to the one closing it.
+    None when the words are not so made (fewer than two, the first no member, a list never
+    closed, a member inside a list)."""
     if len(words) < 2 or _MEMBER_WORD.fullmatch(words[0]) is None:
         return None
-    members: list[list[str]] = []
+    members: list[tuple[str, list[str]]] = []
     for word in words:
+        open_list = bool(members) and members[-1][1][0].startswith("[") and \
+            not members[-1][1][-1].endswith("]")
         found = _MEMBER_WORD.fullmatch(word)
-        open_list = bool(members) and members[-1][1].startswith("[") and \
-            not members[-1][1].endswith("]")
-        if found is not None and not open_list:
-            members.append([found.group(1), found.group(2)])
-        elif members and open_list:
-            members[-1][1] += "," + word
+        if open_list:
+            if found is not None and not word.endswith("]"):
+                return None  # `query:[key text:true`: no list, a string the shell split
+            members[-1][1].append(word)
+        elif found is not None:
+            members.append((found.group(1), [found.group(2)]))
         else:
             return None
-    return {key: _bare_value(text) for key, text in members}
+    out: dict[str, Any] = {}
+    for key, parts in members:
+        if parts[0].startswith("[") and parts[-1].endswith("]"):
+            items = [*parts[:-1], parts[-1][:-1]]
+            items[0] = items[0][1:]
+            out[key] = [_bare_value(item) for item in items] if items != [""] else []
+        elif len(parts) > 1 or parts[0].startswith("["):
+            return None  # a list never closed
+        else:
+            out[key] = _bare_value(parts[0])
+    return out
 
 
 def _bare_value(text: str) -> Any:
-    """A value whose quotes the shell took: a list (``[a,b]``), true/false/null, an
-    integer, else the string itself (empty: ``"query":""`` arrives as ``query:``)."""
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1]
-        return [_bare_value(item) for item in inner.split(",")] if inner else []
+    """A value whose quotes the shell took: true/false/null, an integer, else the string
+    itself (empty: ``"query":""`` arrives as ``query:``)."""
     if text in ("true", "false", "null"):
         return json.loads(text)
     if re.fullmatch(r"-?\d+", text):

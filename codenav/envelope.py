@@ -397,7 +397,11 @@ class _Fitter:
         limit = longest // 2
         while limit >= _SHORTEST_STRING:
             env = self._envelope(_shorten(data, limit), 0)
-            env["dropped"]["note"] = (f"Shortened strings to {limit} characters to fit "
+            # what was cut before is said too (a call hierarchy's rows all dropped, with
+            # only "Shortened strings" said: nothing may be dropped silently)
+            cut = env["dropped"]["note"].split(" to fit tokenBudget=", 1)[0]
+            cut = f"{cut}; shortened" if cut != "Dropped data" else "Shortened"
+            env["dropped"]["note"] = (f"{cut} strings to {limit} characters to fit "
                                       f"tokenBudget={self.requested}; raise tokenBudget or ask "
                                       f"for less.")
             env["dropped"]["kind"] = "text"

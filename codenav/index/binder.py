@@ -138,6 +138,7 @@ class Binder:
         self._first_local: dict[int, tuple[int, str]] = {}
         # (scope, local) -> the class its assignments make ("" when they make several)
         self._assigned: dict[tuple[int, str], str] = {}
+        self._weak: set[tuple[int, str]] = set()  # assigned members only, no `new`
         self._owner_keys: dict[int, str] = {}  # method scope -> key of a container elsewhere
         self._owner_qnames: dict[int, str] = {}  # method scope -> that container's qname
         keyword = lang.receiver if lang.receiver not in ("", "first_parameter") else ""
@@ -202,10 +203,13 @@ class Binder:
         if binding is not None and binding[0] == "local":
             self.bind_local(name, block, type_text)
 
-    def assign(self, name: str, start: int, type_text: str) -> None:
+    def assign(self, name: str, start: int, type_text: str, weak: bool = False) -> None:
         """``name = new C(…)`` where ``name`` is a variable or local bound without a type
         (``let queue;`` in a test's ``describe``, assigned in its ``beforeEach``): it is a C —
-        unless its assignments make several classes (then it stays untyped)."""
+        unless its assignments make several classes (then it stays untyped). A ``weak``
+        assignment (of a member, ``rect = this._paintRect || …``, whose text does not name
+        its class) types the name only where no ``new`` does: ``rect = new R()`` elsewhere
+        is what it is, not two kinds of value."""
         binding, scope = self._lookup(name, self.scope_at(start))
         if binding is None:
             return
@@ -213,23 +217,30 @@ class Binder:
             slot: tuple[int, str] = (scope, name)
             if binding[1] and slot not in self._assigned:  # declared or initialised so
                 return
-            seen = self._assigned.setdefault(slot, type_text)
-            self.scopes[scope].names[name] = ("local", type_text if seen == type_text else None)
         elif binding[0] == "def" and isinstance(binding[1], int) and \
                 self.defs[binding[1]].kind == "variable":
-            index = binding[1]
-            slot = (-1, str(index))
-            if index in self.types and slot not in self._assigned:
+            slot = (-1, str(binding[1]))
+            if binding[1] in self.types and slot not in self._assigned:
                 return
-            seen = self._assigned.setdefault(slot, type_text)
-            if seen == type_text:
-                self.set_type(index, type_text, None, start)
-            else:
-                self.types.pop(index, None)
         else:
             return
-        if seen != type_text:
-            self._assigned[slot] = ""  # several: never typed again
+        before = self._assigned.get(slot)
+        if before is not None and weak and slot not in self._weak:
+            return  # a `new` decided it (or several did)
+        if before is not None and not weak and slot in self._weak:
+            before = None  # a `new` decides over members
+        self._weak.discard(slot)
+        if weak:
+            self._weak.add(slot)
+        seen = type_text if before is None else before
+        self._assigned[slot] = seen if seen == type_text else ""  # several: never typed again
+        typed = type_text if seen == type_text else None
+        if binding[0] == "local":
+            self.scopes[scope].names[name] = ("local", typed)
+        elif typed is not None:
+            self.set_type(int(slot[1]), typed, None, start)
+        else:
+            self.types.pop(int(slot[1]), None)
 
     def bind_import(self, name: str, start: int, key: str | None) -> None:
         if name == "*":

@@ -333,7 +333,10 @@ def extract(lang: Language, data: bytes, path: str = "",
                             cap.name.start_byte,
                             cap.value.start_byte if cap.value is not None else None)
     for node, type_node in caps.assigned:  # (every name bound and typed first)
-        binder.assign(_text(node, data), node.start_byte, _type_text(lang, type_node, data))
+        # a member's value (`rect = this._paintRect`) is weaker than a `new` of a class
+        made = type_node.parent is not None and type_node.parent.type == "new_expression"
+        binder.assign(_text(node, data), node.start_byte, _type_text(lang, type_node, data),
+                      weak=not made)
     kept = [d._replace(type=binder.type_key(i)) if i in binder.types else d
             for i, d in enumerate(kept)]
     binder.defs = kept

@@ -16,7 +16,7 @@ from codenav.index.languages import Language
 from codenav.positions import LineIndex, lone_cr_as_lf
 from codenav.words import word_pattern
 
-__all__ = ["Place", "literal_at", "names_on_line", "parsed", "word_places"]
+__all__ = ["Place", "comments_at", "literal_at", "names_on_line", "parsed", "word_places"]
 
 Place = Literal["comment", "string", "module", "code"]
 
@@ -43,7 +43,9 @@ def _place(node: Any) -> tuple[Place, Any]:
             while node.parent is not None and _stringy(node.parent.type):
                 node = node.parent  # (a string's fragment, to the string)
             parent = node.parent
-            if parent is not None and ("import" in parent.type or "export" in parent.type):
+            source = parent.child_by_field_name("source") if parent is not None else None
+            if source is not None and source.start_byte == node.start_byte and \
+                    ("import" in parent.type or "export" in parent.type):
                 return "module", node  # `from "./types"`: the module an import names
             return "string", node
         node = node.parent
@@ -106,6 +108,25 @@ def literal_at(lang: Language, data: bytes, line: int, col: int, root: Any = Non
         return None
     literal: Literal["comment", "string"] = "comment" if place == "comment" else "string"
     return literal, node.start_point[0] + 1, node.end_point[0] + 1
+
+
+def comments_at(lang: Language, data: bytes, spots: Collection[tuple[int, int]],
+                seconds: float = _PARSE_S) -> dict[tuple[int, int], str]:
+    """Which of ``spots`` (1-based line, UTF-16 column) are inside a comment, with the text
+    of their line before them: one parse and one line index for them all (empty when the
+    file cannot be parsed in time, ``seconds``, at most a second)."""
+    data = lone_cr_as_lf(data)
+    root = _root(lang, data, seconds)
+    if root is None:
+        return {}
+    index = LineIndex(data)
+    out: dict[tuple[int, int], str] = {}
+    for line, col in spots:
+        offset = index.offset(line, col)
+        if _place(root.descendant_for_byte_range(offset, offset))[0] == "comment":
+            start = index.line_start(line - 1)
+            out[(line, col)] = data[start:offset].decode("utf-8", "replace")
+    return out
 
 
 _NAME = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")

@@ -15,7 +15,7 @@ from pathlib import Path
 from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
 from codenav.index.languages import language_of
-from codenav.index.literals import Place, literal_at, parsed, word_places
+from codenav.index.literals import Place, comments_at, word_places
 from codenav.query.imports import names_module, without_extension
 from codenav.query.locate import FileFilter
 from codenav.query.source import excerpt, file_lines
@@ -124,28 +124,32 @@ class LiteralLines:
 
 def commented(root: Path, positions: Collection[tuple[str, int, int]],
               seconds: float = MAX_PLACES_S) -> set[tuple[str, int, int]]:
-    """Which of ``positions`` (path, 1-based line, UTF-16 column) are inside a comment, as
-    each file's parse tells (a JSDoc ``{@link ContactMaterial.friction}`` a TypeScript server
-    reports among references); the files' parses bounded in time together."""
+    """Which of ``positions`` (path, 1-based line, UTF-16 column) name a symbol in a
+    documentation link — ``{@link ContactMaterial.friction}``, ``@see Material`` inside a
+    comment, which a TypeScript server reports among references, as each file's parse tells
+    (a JSDoc type, ``@type {Foo}``, stays: in JavaScript it is the type annotation); the
+    files' parses bounded in time together. Blocking: run it off the event loop."""
     deadline = time.monotonic() + seconds
     by_file: dict[str, list[tuple[int, int]]] = {}
     for path, line, col in positions:
         by_file.setdefault(path, []).append((line, col))
     out: set[tuple[str, int, int]] = set()
     for path, spots in by_file.items():
-        if time.monotonic() >= deadline:
+        left = deadline - time.monotonic()
+        if left <= 0:
             break
         data = read_source(root, path, MAX_FILE_BYTES)
         lang = language_of(path, data) if data is not None else None
         if data is None or lang is None:
             continue
-        tree = parsed(lang, data)
-        if tree is None:
-            continue
-        out.update((path, line, col) for line, col in spots
-                   if (found := literal_at(lang, data, line, col, tree)) is not None
-                   and found[0] == "comment")
+        out.update((path, line, col) for (line, col), before in
+                   comments_at(lang, data, spots, seconds=left).items()
+                   if _DOC_LINK.search(before))
     return out
+
+
+# A documentation link up to the name: `{@link X.y`, `{@linkcode X`, `@see X`, `@link X`.
+_DOC_LINK = re.compile(r"(?:\{@link(?:code|plain)?|@see|@link)\s+[\w$.#]*$")
 
 
 # The lines of one text answer whose place is looked up (the most a page can show).

@@ -89,12 +89,12 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         sources.add(source)
         symbol = (listed(candidate.node, params.detail, ctx.fresh)
                   if candidate.node is not None else candidate.name)
-        by_file = calls_grouped(calls, candidate.node) if one_level else {}
-        grouped = len(by_file) < sum(len(rows) for rows in by_file.values())
+        by_file = calls_grouped(calls, candidate.node) if one_level else None
+        grouped = by_file is not None
         section: dict[str, Any] = {
             "symbol": symbol,
-            "calls": by_file if grouped else calls_rendered(calls, params.detail,
-                                                            candidate.node)}
+            "calls": by_file if by_file is not None else calls_rendered(
+                calls, params.detail, candidate.node)}
         if params.direction == "incoming" and candidate.node is not None:
             sites = {(site.path, site.line) for call in calls for site in call.sites}
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
@@ -238,7 +238,8 @@ NAV_CALL_HIERARCHY = ToolSpec(
     params=CallHierarchyParams, handler=nav_call_hierarchy,
     arguments="id or position, `direction` incoming/outgoing, `depth?` 1–3, `source?`, "
               "`detail?`",
-    returns="`calls` tree with call-site lines (· hub score)",
+    returns="`calls` tree with call-site lines (· hub score); one level: grouped by file "
+            "where a file has several",
     example={"symbol": "Session.send", "direction": "incoming"},
 )
 NAV_TYPE_HIERARCHY = ToolSpec(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import anyio
 from pydantic import Field
 
 from codenav.envelope import EVERY, Answer, Cut, Page
@@ -144,8 +145,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
             found = own_places(reader, node, found)
             # no use in code: a JSDoc `{@link X.y}` tsserver names (the text check counts
             # its line among the comments)
-            noted = commented(ws.root, [(p.path, p.line, p.col) for p in found
-                                        if not p.external])
+            spots = [(p.path, p.line, p.col) for p in found if not p.external]
+            noted = await anyio.to_thread.run_sync(lambda: commented(ws.root, spots))
             found = [p for p in found if (p.path, p.line, p.col) not in noted]
         page = _page(ws, reader, located, params, ctx, files,
                      found if live.answered else None, warnings)

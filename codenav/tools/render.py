@@ -491,7 +491,8 @@ def _common_kind(page: ReferencePage) -> str:
     return max(kinds, key=lambda k: (kinds[k], k == "call")) if kinds else "call"
 
 
-def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]:
+def _rows(refs: FileReferences, common: str, name: str, code: bool,
+          judged: bool = True) -> list[Any]:
     """A file's references as rows: with their code lines (``code``; an import of ``name``
     under its own name has none: its kind and place say it all), or with their line and
     what encloses them only."""
@@ -502,7 +503,7 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     # but an import at module level, which says where it is by its kind
     above = MODULE if code else None
     for ref in refs.refs:
-        line = ref.code if code or _judged_by_code(ref, common) else None
+        line = ref.code if code or (judged and _judged_by_code(ref, common)) else None
         if line is not None and ref.kind == "import" and ref.name == name and \
                 not _renames(line, name):
             line = None
@@ -514,11 +515,12 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool) -> list[Any]
     return items
 
 
-def _lines(refs: FileReferences, common: str) -> list[Any]:
+def _lines(refs: FileReferences, common: str, judged: bool = True) -> list[Any]:
     """A file's references as their lines only: a number each, a row (``"57 (import)"``,
-    ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked."""
+    ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked (with
+    ``judged``, with the code of a row its reader judges by it)."""
     return [_judged(line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None),
-                    ref.code if _judged_by_code(ref, common) else None)
+                    ref.code if judged and _judged_by_code(ref, common) else None)
             for ref in refs.refs]
 
 
@@ -549,10 +551,12 @@ def _full(refs: FileReferences) -> list[dict[str, Any]]:
 
 
 def references_section(page: ReferencePage, symbol: Any, detail: Detail,
-                       rendering: Rendering = "code") -> dict[str, Any]:
+                       rendering: Rendering = "code", judged: bool = True) -> dict[str, Any]:
     """One definition's page of references as shown: rows per file with their code
     (``rendering`` code), with their line and enclosing name only (``names``), or as lines
-    (``lines``); objects with ``detail`` full, whatever the rendering."""
+    (``lines``) — those two, with ``judged``, keeping the code of rows their reader judges
+    by it (not in a tier the budget forced); objects with ``detail`` full, whatever the
+    rendering."""
     common = _common_kind(page)
     name = page.node.name if page.node is not None else page.name
     grouped: dict[str, list[Any]] = {}
@@ -560,9 +564,9 @@ def references_section(page: ReferencePage, symbol: Any, detail: Detail,
         if detail == "full":
             grouped[refs.path] = _full(refs)
         elif rendering == "lines":
-            grouped[refs.path] = _lines(refs, common)
+            grouped[refs.path] = _lines(refs, common, judged)
         else:
-            grouped[refs.path] = _rows(refs, common, name, rendering == "code")
+            grouped[refs.path] = _rows(refs, common, name, rendering == "code", judged)
     out: dict[str, Any] = {"symbol": symbol, "total": page.total}
     if detail == "full":
         out["files"] = page.files
@@ -597,7 +601,8 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
     def data(rendering: Rendering, shown: bool = False) -> dict[str, Any]:
         more = {key: value for key, value in (extra or {}).items()
                 if (rendering == show or key != "text") and (shown or key != "textLines")}
-        return {**references_section(page, symbol, detail, rendering), **more}
+        return {**references_section(page, symbol, detail, rendering,
+                                     judged=rendering == show), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
     cuts = [cut, unresolved_cut()] if extra and "unresolved" in extra else [cut]
@@ -728,28 +733,36 @@ def _call_full(call: Call) -> dict[str, Any]:
     return item
 
 
-def calls_grouped(calls: Sequence[Call], symbol: Node | None) -> dict[str, list[str]]:
+def calls_grouped(calls: Sequence[Call], symbol: Node | None) -> dict[str, list[str]] | None:
     """Calls without calls of their own (one level) as rows grouped by the file of what
-    calls or is called, in the order the calls come (a file at its first): the row without
-    its file (``Parser.parse 40 at:52``; a file's own code ``<module> at:7``; a server's
-    caller the map has not, ``12:5 function f``); calls of what is outside the root under
-    ``OUTSIDE_ROOT``, by name (run 31: 27 callers repeated their file in each row, 28% of
-    the answer)."""
+    calls or is called, when some file has several (else None: the list is as short): files
+    in the order of their first call (the best ranked), each row without its file
+    (``Parser.parse 40 at:52``; a file's own code ``<module> at:7``; a server's caller the
+    map has not, ``12:5 function f``; a row of another language keeps its whole id); calls
+    of what is outside the root last, under ``OUTSIDE_ROOT``, by name. Run 31: 27 callers
+    repeated their file in each row, 28% of the answer."""
     groups: dict[str, list[str]] = {}
-    for row in calls_rendered(calls, "compact", symbol):
-        assert isinstance(row, str)  # (no children at one level)
-        if row.startswith(_OUTSIDE_ROW):
-            groups[OUTSIDE_ROOT] = row[len(_OUTSIDE_ROW):].split(", ")
     for call in calls:
         if not call.other.external:
             path = call.other.path
             groups.setdefault(path, []).append(file_row(_call_row(call, symbol), path))
-    if OUTSIDE_ROOT in groups:  # (last, as the rows had it)
-        groups[OUTSIDE_ROOT] = groups.pop(OUTSIDE_ROOT)
+    if len(groups) == sum(map(len, groups.values())):
+        return None
+    outside = _outside(calls)
+    if outside:
+        groups[OUTSIDE_ROOT] = outside
     return groups
 
 
-_OUTSIDE_ROW = "outside the root: "
+def _outside(calls: Sequence[Call]) -> list[str]:
+    """Calls of what is outside the root (builtins, libraries), by name: ``isinstance
+    at:688``, each name once with the lines of its sites."""
+    lines: dict[str, list[int]] = {}
+    for call in calls:
+        if call.other.external and not call.children:
+            found = lines.setdefault(call.other.name, [])
+            found += [site.line for site in call.sites if site.line not in found]
+    return [f"{name} at:{','.join(map(str, sorted(found)))}" for name, found in lines.items()]
 
 
 def _call_row(call: Call, symbol: Node | None) -> str:
@@ -776,19 +789,14 @@ def calls_rendered(calls: Sequence[Call], detail: Detail, symbol: Node | None) -
     of what is outside the root (builtins, libraries) are one last row, by name."""
     if detail == "full":
         return [_call_full(call) for call in calls]
-    out: list[Any] = []
-    outside: dict[str, list[int]] = {}
-    for call in calls:
-        if call.other.external and not call.children:  # builtins, a library: one row for all
-            lines = outside.setdefault(call.other.name, [])
-            lines += [site.line for site in call.sites if site.line not in lines]
-            continue
-        row = _call_row(call, symbol)
-        out.append({"call": row, "children": calls_rendered(call.children, detail, symbol)}
-                   if call.children else row)
+    out: list[Any] = [
+        {"call": _call_row(call, symbol),
+         "children": calls_rendered(call.children, detail, symbol)} if call.children else
+        _call_row(call, symbol)
+        for call in calls if not (call.other.external and not call.children)]
+    outside = _outside(calls)
     if outside:
-        out.append(_OUTSIDE_ROW + ", ".join(
-            f"{name} at:{','.join(map(str, sorted(lines)))}" for name, lines in outside.items()))
+        out.append("outside the root: " + ", ".join(outside))
     return out
 
 

@@ -298,6 +298,9 @@ def file_row(row: str, path: str) -> str:
     return row
 
 
+_WHOLE_ID = re.compile(r"[a-z][a-z0-9_+-]*:")  # a row's id that keeps its language
+
+
 def whole_call_rows(calls: Any) -> list[Any]:
     """The call rows of an answer's ``calls`` as whole related rows: a list (a tree) as it
     is; rows grouped by file (``file_row``) made whole again (the outside group's left out)."""
@@ -310,7 +313,9 @@ def whole_call_rows(calls: Any) -> list[Any]:
         for row in rows:
             if not isinstance(row, str):
                 continue
-            if row.startswith(MODULE):
+            if _WHOLE_ID.match(row) and row.split(":", 1)[1].startswith(path):
+                out.append(row)  # (another language's: its id kept whole)
+            elif row.startswith(MODULE):
                 out.append(path + " module" + row[len(MODULE):])
             elif row[:1].isdigit():
                 out.append(f"{path}:{row}")

@@ -267,3 +267,14 @@ def test_sections_keep_their_headers_when_their_rows_are_cut() -> None:
     kept = env["data"]["results"]
     assert [s["symbol"] for s in kept] == [s["symbol"] for s in sections]
     assert sum(len(rows) for s in kept for rows in s["references"].values()) < 150
+
+
+def test_rows_cut_before_strings_are_shortened_are_said() -> None:
+    # a call hierarchy at a tiny budget: every call row dropped, then its long strings cut;
+    # the note said only "Shortened strings" (rows dropped silently)
+    data = {"symbol": "x" * 300, "calls": [f"a.py#f{i} 1 at:{i}" for i in range(20)],
+            "text": "y" * 300}
+    env = success(Answer(data, cuts=[Cut("calls", ("calls",), "Ask by id")]), 120)
+    assert env["data"]["calls"] == [], env
+    assert env["dropped"]["note"].startswith("Dropped 20 calls; shortened strings to "), env
+    assert env["dropped"]["count"] == 20, env

@@ -69,9 +69,9 @@ def test_the_module_an_import_names_is_no_string() -> None:
     # is the module's, not code nor a string; beside the imported name it is code
     lang = _lang(".ts")
     data = (b'import { x } from "./types";\nconst s = "./types";\nexport * from "./types";\n'
-            b'import types from "./types";\n')
-    assert word_places(lang, data, "types", [1, 2, 3, 4]) == {
-        1: "module", 2: "string", 3: "module", 4: "code"}
+            b'import types from "./types";\nexport default "./types";\n')
+    assert word_places(lang, data, "types", [1, 2, 3, 4, 5]) == {
+        1: "module", 2: "string", 3: "module", 4: "code", 5: "string"}
     assert literal_at(lang, data, 1, 22) is None  # a module path is no literal to step over
 
 

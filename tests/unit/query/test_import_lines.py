@@ -148,13 +148,15 @@ def test_positions_in_comments_are_told_from_code(tmp_path: Path) -> None:
     # p2-es (run 31): tsserver names the `{@link ContactMaterial.friction}` of a JSDoc among
     # a class's references; 7 such rows were listed as uses and an agent spent 2 calls on them
     (tmp_path / "src").mkdir()
+    # (a name in another comment, `@type {Material}` — JavaScript's annotation — is no link)
     (tmp_path / "src/m.ts").write_text(
         "/**\n * @see {@link Material.friction}\n */\nexport class Material {}\n"
-        "const m = new Material(); // Material\nconst s = 'Material';\n")
+        "const m = new Material(); // Material\nconst s = 'Material';\n"
+        "/** @type {Material} */\nlet n;\n/** @see Material */\n")
     assert commented(tmp_path, [("src/m.ts", 2, 16), ("src/m.ts", 4, 14), ("src/m.ts", 5, 15),
-                                ("src/m.ts", 5, 30), ("src/m.ts", 6, 12),
-                                ("src/missing.ts", 1, 1)]) == {("src/m.ts", 2, 16),
-                                                               ("src/m.ts", 5, 30)}
+                                ("src/m.ts", 5, 30), ("src/m.ts", 6, 12), ("src/m.ts", 7, 13),
+                                ("src/m.ts", 9, 10), ("src/missing.ts", 1, 1)]) == {
+        ("src/m.ts", 2, 16), ("src/m.ts", 9, 10)}
 
 
 def test_an_index_modules_import_lines_include_those_naming_its_folder(tmp_path: Path) -> None:

@@ -1019,12 +1019,23 @@ def test_a_local_holding_a_member_has_the_members_type() -> None:
         const p = this._point;
         p.copy(p);
       }
+      d(el: BoundingRect, fresh: boolean) {
+        let rect;
+        if (fresh) { rect = new BoundingRect(); } else { rect = this._paintRect; }
+        rect.copy(el);
+        let r2;
+        r2 = this._paintRect;
+        r2 = new BoundingRect();
+        r2.copy(el);
+      }
     }
     ''', references, '''
     src/paint.ts:8:10 call Paint.a
     src/paint.ts:13:10 call Paint.b
     src/paint.ts:15:12 call Paint.b
     src/paint.ts:19:7 call Paint.c
+    src/paint.ts:26:10 call Paint.d
+    src/paint.ts:30:8 call Paint.d
     ''')
 
 

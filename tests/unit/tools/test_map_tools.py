@@ -926,6 +926,25 @@ def test_rows_without_code_say_a_use_at_module_level(tmp_path: Path) -> None:
         assert rows == ["2 f", "5 (import)"], rows  # not f's: an import at module level
 
 
+def test_import_lines_naming_the_module_only_are_told_apart(tmp_path: Path) -> None:
+    # zrender (run 30): `import { GradientObject } from './Gradient'` was counted among
+    # "local names/keys" and searched by the agent: its word is only in the module's path
+    with mapped(tmp_path, {
+            "src/Gradient.ts": "export interface GradientObject { x: number }\n"
+                               "export default class Gradient {}\n",
+            "src/Linear.ts": "import Gradient from './Gradient';\n"
+                             "export class Linear extends Gradient {}\n",
+            "src/paint.ts": "import { GradientObject } from './Gradient';\n"
+                            "export const g: GradientObject = { x: 1 };\n"}) as ws:
+        data = call(ws, "nav_references", {"symbol": "Gradient", "file": "src/Gradient.ts",
+                                           "source": "map", "show": "lines"})["data"]
+        assert list(data["references"]) == ["src/Linear.ts"], data
+        assert "1 imports with the word only in the module path (other names imported) " \
+            "src/paint.ts:1" in data["text"], data
+        assert data["textLines"]["src/paint.ts"] == [
+            "1 (module path) | import { GradientObject } from './Gradient';"], data
+
+
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     # pyasn1 (run 31): 27 callers, each row repeating its file (28% of a 3.2 KB answer)
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
@@ -949,10 +968,23 @@ def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
         deep = call(ws, "nav_call_hierarchy", {"symbol": "helper", "direction": "incoming",
                                                "depth": 2, "source": "map"})["data"]
         assert isinstance(deep["calls"], list), deep
-        # a budget cuts the groups' rows, the last first
-        small = call(ws, "nav_call_hierarchy", {"symbol": "helper", "direction": "incoming",
-                                                "source": "map", "tokenBudget": 100})
-        assert small["ok"], small
+        # a budget cuts the rows of the last files first (files come in their best row's
+        # rank), saying so
+        whole = [row for rows in data["calls"].values() for row in rows]
+        for budget in (130, 200, 260):
+            small = call(ws, "nav_call_hierarchy", {"symbol": "helper", "source": "map",
+                                                    "direction": "incoming", "detail": "compact",
+                                                    "tokenBudget": budget})
+            kept = [row for rows in small["data"].get("calls", {}).values() for row in rows]
+            assert kept == whole[:len(kept)], small  # a prefix, in the files' order
+            if len(kept) < len(whole):
+                note = small["dropped"]["note"]
+                assert f"Dropped {len(whole) - len(kept)} calls" in note or \
+                    note.startswith("Dropped all data"), small
+    # a row of another language keeps its whole id, in its file's group and read back
+    assert whole_call_rows({"src/App.tsx": ["tsx:src/App.tsx#App 3 at:5", "App.go 9 at:11"],
+                            "(outside the root)": ["len at:3", "format at:4"]}) == [
+        "tsx:src/App.tsx#App 3 at:5", "src/App.tsx#App.go 9 at:11"]
 
 
 def test_a_row_matched_by_name_keeps_its_code_in_every_rendering(tmp_path: Path) -> None:
