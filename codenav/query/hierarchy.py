@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,13 +16,14 @@ from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS
 from codenav.query.live import Target
 from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes, merged_folded
+from codenav.query.receivers import TYPE_KINDS
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
     from lsprotocol import types as T
 
-__all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "calls_only", "lsp_calls",
-           "lsp_types",
+__all__ = ["MAX_SITES", "Call", "Related", "Site", "TypeEntry", "calls_only", "classless_bases",
+           "lsp_calls", "lsp_types",
            "map_calls", "map_types", "merged_calls", "merged_declarations", "root_node"]
 
 MAX_CALLS = 400  # nodes in one call tree, whatever the depth
@@ -393,3 +395,16 @@ async def lsp_types(pool: Any, target: Target, root: Path, reader: MapReader, di
                 following.append(other)
         frontier = following
     return out
+
+
+def classless_bases(reader: MapReader, node: Node, files: Callable[[str], bool]
+                    ) -> list[tuple[str, int]]:
+    """Where ``node`` is named among a class's bases in a class the map holds no node for
+    (its reference sits in a function, not a class: a class expression in a place the map
+    does not define one) — subtypes the answer cannot list, said instead of "none"."""
+    found = reader.refs_to(node.id)
+    scopes = reader.nodes_by_id({hit.scope_id for hit in found if hit.kind == "inheritance"})
+    return sorted({(hit.path, hit.line) for hit in found
+                   if hit.kind == "inheritance" and files(hit.path) and
+                   (scopes.get(hit.scope_id) is None or
+                    scopes[hit.scope_id].kind not in TYPE_KINDS)})

@@ -44,7 +44,8 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 31  # 31: a JS/TS function or method ending `return x` (a local, a member,
+SCHEMA_VERSION = 32  # 32: a JS/TS class expression in an array or a property's value is
+# a class; 31: a JS/TS function or method ending `return x` (a local, a member,
 # `this`) makes what x is; 30: a local holding a member (`r = self._paint`, `r = this.x || …`)
 # has its type, a JS/TS method ending `return new X(…)` makes an X, `export * as N from`
 # imports; 29: a JS/TS function

@@ -15,6 +15,7 @@ from codenav.query.hierarchy import (
     Call,
     TypeEntry,
     calls_only,
+    classless_bases,
     lsp_calls,
     lsp_types,
     map_calls,
@@ -34,6 +35,7 @@ from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
     calls_grouped,
     calls_rendered,
+    classless_bases_line,
     deeper_types_warning,
     fallback_notes,
     guessed_calls_warning,
@@ -193,6 +195,9 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                                 bases, kind="inheritance")
             section.update(unlisted(others))  # (no text check: it costs more than it
             # tells here — a class name's text is mostly annotations and calls)
+            strays = classless_bases(reader, candidate.node, code_files)
+            if strays:
+                section["unlisted"] = classless_bases_line(strays, section["unlisted"])
         sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}

@@ -430,12 +430,17 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         frontier = following
     nodes = reader.nodes_by_id(e["node"] for e in found.values())
     fresh.check({n.path for n in nodes.values()} | {start.path})
-    ranked = sorted((e for e in found.values() if e["node"] in nodes),
-                    key=lambda e: (-nodes[e["node"]].hub, e["hops"], nodes[e["node"]].nid,
-                                   e["edge"], e["direction"]))
     # One edge kind one way (importers of a module): said once, not on every row.
     single = (f"{params.direction}:{next(iter(kinds))}"
               if len(kinds) == 1 and params.direction != "both" else None)
+    # a module's importers in path order, a list to read and copy (runs 32, 34: agents
+    # copying 17 and 32 files ranked by hub score dropped one and wrote a namesake); else
+    # the most central first
+    by_path = single == "in:imports" and start.kind == "module"
+    ranked = sorted((e for e in found.values() if e["node"] in nodes),
+                    key=lambda e: (nodes[e["node"]].path, e["hops"]) if by_path else
+                    (-nodes[e["node"]].hub, e["hops"], nodes[e["node"]].nid, e["edge"],
+                     e["direction"]))
     neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, start, single is None)
                  for e in ranked[params.offset:]]
     data: dict[str, Any] = {"node": listed(start, params.detail, fresh)}
@@ -589,6 +594,7 @@ MAP_NEIGHBORS = ToolSpec(
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",
-    returns="`neighbors` with edge, direction, hops, site line (· hub score)",
+    returns="`neighbors` with edge, direction, hops, site line (· hub score; a module's "
+            "importers: · path)",
     example={"id": "py:src/app/models.py", "edgeKinds": ["imports"], "direction": "in"},
 )

@@ -56,6 +56,7 @@ __all__ = [
     "anchor",
     "calls_grouped",
     "calls_rendered",
+    "classless_bases_line",
     "deeper_types_warning",
     "diagnostic_row",
     "edit_rows",
@@ -294,6 +295,16 @@ def unlisted(others: OtherUses) -> dict[str, Any]:
                                              for written, found in receivers)
                              for path, receivers in others.by_receiver}
     return out
+
+
+def classless_bases_line(places: Sequence[tuple[str, int]], line: str) -> str:
+    """The ``unlisted`` of subtypes when classes the map holds no node for name the type
+    among their bases (``query.hierarchy.classless_bases``): said, with their places, before
+    what the line said ("none…" no longer true). Run 34: oak's `class MockNativeServer
+    implements OakServer` in an array answered "none: every class … is here"."""
+    said = (f"{len(places)} class(es) the map holds no node for name it among their bases "
+            f"({_places(places[:MAX_PLACES], len(places))}): judge each")
+    return said if line.startswith("none:") else f"{said}; {line}"
 
 
 def unresolved_cut(*path: str | int) -> Cut:

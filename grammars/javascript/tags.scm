@@ -8,6 +8,10 @@
 (assignment_expression right: (class name: (identifier) @name.definition.class) @definition.class)
 (arguments (class name: (identifier) @name.definition.class) @definition.class)
 (return_statement (class name: (identifier) @name.definition.class) @definition.class)
+; … an element of an array or a property's value (oak's test helper returning
+; `[class MockNativeServer implements OakServer {…}, …]`, run 34)
+(array (class name: (identifier) @name.definition.class) @definition.class)
+(pair value: (class name: (identifier) @name.definition.class) @definition.class)
 
 (class_body
   (field_definition

@@ -12,6 +12,10 @@
 (assignment_expression right: (class name: (type_identifier) @name.definition.class) @definition.class)
 (arguments (class name: (type_identifier) @name.definition.class) @definition.class)
 (return_statement (class name: (type_identifier) @name.definition.class) @definition.class)
+; … an element of an array or a property's value (oak's test helper returning
+; `[class MockNativeServer implements OakServer {…}, …]`, run 34)
+(array (class name: (type_identifier) @name.definition.class) @definition.class)
+(pair value: (class name: (type_identifier) @name.definition.class) @definition.class)
 (interface_declaration name: (type_identifier) @name.definition.interface) @definition.interface
 (type_alias_declaration name: (type_identifier) @name.definition.type) @definition.type
 (enum_declaration name: (identifier) @name.definition.enum) @definition.enum

@@ -945,6 +945,29 @@ def test_import_lines_naming_the_module_only_are_told_apart(tmp_path: Path) -> N
             "1 (module path) | import { GradientObject } from './Gradient';"], data
 
 
+def test_subtypes_say_classes_the_map_holds_no_node_for(tmp_path: Path) -> None:
+    # oak (run 34): `return [class MockNativeServer implements OakServer {…}, …]` in a test
+    # helper: no class of the map, and the answer said "none: every class … is here"
+    with mapped(tmp_path, {
+            "src/types.ts": "export interface OakServer { listen(): void }\n",
+            "src/server.ts": "import { OakServer } from './types';\n"
+                             "export class Server implements OakServer { listen() {} }\n",
+            "src/app.test.ts": "import { OakServer } from './types';\n"
+                               "export function setup() {\n"
+                               "  return [class MockServer implements OakServer {\n"
+                               "    listen() {}\n  }, 1];\n}\n"
+                               "export function pick(fake: boolean) {\n"
+                               "  return fake ? class Fake implements OakServer {\n"
+                               "    listen() {}\n  } : null;\n}\n"}) as ws:
+        data = call(ws, "nav_type_hierarchy", {"symbol": "OakServer", "source": "map",
+                                               "direction": "subtypes"})["data"]
+        # the class in an array is a class of the map; the one in a conditional is said
+        assert data["types"] == ["src/app.test.ts#setup.MockServer class 3",
+                                 "src/server.ts#Server class 2"], data
+        assert data["unlisted"] == ("1 class(es) the map holds no node for name it among "
+                                    "their bases (src/app.test.ts:8): judge each"), data
+
+
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     # pyasn1 (run 31): 27 callers, each row repeating its file (28% of a 3.2 KB answer)
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
