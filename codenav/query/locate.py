@@ -105,8 +105,9 @@ class FileFilter:
     """``fileFilter``: a path prefix (``src/``), or a glob (``src/**/*.py``, ``*_test.py``);
     with ``!`` before it, every path but those (``!examples/``); several, separated by commas
     (``!dist/,!docs/``, ``src/,test/``): a path passes when it matches one of those without
-    ``!`` (if any) and none of those with it. With ``ranged``, one file's lines may be asked
-    for (``src/a.py:40-60``, ``src/a.py:42``): ``lines`` holds them (a text search's);
+    ``!`` (if any) and none of those with it. With ``ranged``, files' lines may be asked
+    for (``src/a.py:40-60``, ``src/a.py:42``; several: ``src/a.py:1-9,src/b.py:40-60``, every
+    pattern a file's path with its range): ``ranges`` holds them, in order (a text search's);
     elsewhere a range is refused, never silently matched to nothing."""
 
     def __init__(self, raw: str | None, skip: frozenset[str] = frozenset(),
@@ -117,7 +118,8 @@ class FileFilter:
         self.text = text  # as given (stripped): another filter made from this one keeps it
         self.included: list[str] = []
         self.excluded: list[str] = []
-        self.lines: tuple[int, int] | None = None  # (first, last), 1-based, inclusive
+        # (path, first, last) of each file's lines asked for, 1-based, inclusive
+        self.ranges: list[tuple[str, int, int]] = []
         ranges: list[re.Match[str]] = []
         taken = True  # whether a range stands after one file's path alone
         for written in (text or "").split(","):
@@ -142,10 +144,11 @@ class FileFilter:
                 continue
             (self.excluded if negated else self.included).append(pattern)
         if ranges:
-            if not (ranged and taken and len(ranges) == 1 and len(self.included) == 1
+            if not (ranged and taken and len(ranges) == len(self.included) <= MAX_RANGES
                     and not self.excluded):
                 raise BadArgs(_RANGE_REFUSED)
-            self.lines = _line_range(ranges[0])
+            self.ranges = [(path, *_line_range(found))
+                           for path, found in zip(self.included, ranges, strict=True)]
 
     @property
     def active(self) -> bool:
@@ -169,8 +172,11 @@ class FileFilter:
 
 
 _LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
-_RANGE_REFUSED = ("a line range ('src/a.py:40-60') is taken by map_search with text:true "
-                  "alone, once, after one file's path; other tools filter whole files")
+MAX_RANGES = 10  # files' line ranges one text search takes
+_RANGE_REFUSED = ("line ranges ('src/a.py:40-60', several: 'src/a.py:1-9,src/b.py:40-60', "
+                  f"up to {MAX_RANGES}) are taken by map_search with text:true alone, each "
+                  "after one file's path, every pattern with one; other tools filter whole "
+                  "files")
 
 
 def _line_range(found: re.Match[str]) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from codenav.store.read import MapReader
 from codenav.words import word_pattern
 
 __all__ = ["ImportLines", "LiteralLines", "TextHit", "TextPage", "commented", "import_lines",
-           "imported_modules", "literal_hits", "text_files", "text_search"]
+           "imported_modules", "joined", "literal_hits", "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -95,6 +95,13 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False,
                 at = found.start() if found is not None else text.find(needle)
                 hits.append(TextHit(path, number, excerpt(text, at), tag))
     return TextPage(hits, total, searched, len(paths), searched < len(paths))
+
+
+def joined(pages: list[TextPage]) -> TextPage:
+    """Several searches' pages as one, in their order (files' line ranges, one each)."""
+    hits = [hit for page in pages for hit in page.hits][:MAX_HITS]
+    return TextPage(hits, sum(page.total for page in pages), sum(page.files for page in pages),
+                    sum(page.candidates for page in pages), any(page.partial for page in pages))
 
 
 # The time all files' parses may take for one answer's lines (beyond it, the lines' own

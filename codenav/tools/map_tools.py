@@ -20,7 +20,7 @@ from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.references import other_imports
 from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
-from codenav.query.text import TextPage, literal_hits, text_files, text_search
+from codenav.query.text import TextPage, joined, literal_hits, text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
 from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
 from codenav.tools.common import checked_imports
@@ -195,18 +195,20 @@ async def map_search(ws: Workspace, params: SearchParams, ctx: CallContext) -> A
     reader = ws.reader()
     if params.text:
         files = FileFilter(params.fileFilter, ranged=True)
-        if not params.query and files.lines is None:
+        if not params.query and not files.ranges:
             raise BadArgs("query is empty: give the text to find (or \"\" with fileFilter "
                           "'path:N-M' for every line of that range)")
         paths = text_files(reader, files, params.lang)
-        if files.lines is not None:  # one file's lines: its path exactly, not a prefix
-            paths = [path for path in paths if path == files.included[0]]
-            if not paths:
-                raise BadArgs(f"a line range takes one mapped file's path: "
-                              f"{files.included[0]!r} is none ('src/a.py:40-60')")
+        for path, _, _ in files.ranges:  # a file's lines: its path exactly, not a prefix
+            if path not in paths:
+                raise BadArgs(f"a line range takes one mapped file's path: {path!r} is none "
+                              "('src/a.py:40-60')")
+
         # up to MAX_SCAN_S of reading files: off the event loop, which serves other calls
         def scan() -> tuple[TextPage, dict[tuple[str, int], Place]]:
-            found = text_search(ws.root, paths, params.query, lines=files.lines)
+            found = text_search(ws.root, paths, params.query) if not files.ranges else \
+                joined([text_search(ws.root, [path], params.query, lines=(first, last))
+                        for path, first, last in files.ranges])
             return found, (literal_hits(ws.root, found.hits[params.offset:], params.query)
                            if params.query else {})  # ("": every line; nothing to place)
         lines, places = await anyio.to_thread.run_sync(scan)
@@ -548,7 +550,7 @@ MAP_SEARCH = ToolSpec(
     name="map_search",
     brief="definitions by name or part of one, most used first; text:true: the code lines "
           "holding query as written (grep -F; lines in comments/strings marked; query \"\" "
-          "and fileFilter \"src/a.py:40-60\": those lines)",
+          "and fileFilter \"src/a.py:40-60\" or \"a.py:1-9,b.py:7\": those lines)",
     order=4,
     description="Definitions by name, part of one or Class.member (word-part aware, then "
                 "fuzzy), most used first; or code lines (text).",

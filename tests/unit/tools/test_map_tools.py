@@ -393,7 +393,7 @@ def test_a_file_filter_after_an_exclamation_mark_leaves_those_files_out(tmp_path
         assert empty["error"]["code"] == "BAD_ARGS", empty
 
 
-def test_a_text_search_takes_one_files_lines_and_other_tools_refuse_a_range(
+def test_a_text_search_takes_files_lines_and_other_tools_refuse_a_range(
         tmp_path: Path) -> None:
     # parso (run 23): to see which argument line 425 passes, the agent tried a line range in
     # fileFilter, got 0 results unsaid, and spent 11 calls on text searches instead
@@ -411,9 +411,16 @@ def test_a_text_search_takes_one_files_lines_and_other_tools_refuse_a_range(
                                          "fileFilter": "src/a.py:1-25"})["data"]
         assert [row.split(" ")[0] for row in within["results"]["src/a.py"]] == \
             ["2", *map(str, range(20, 26))], within
+        # several files' ranges (oak, run 34: five calls after three ranges were refused)
+        several = call(ws, "map_search", {"query": "", "text": True,
+                                          "fileFilter": "src/b.py:3-4, src/a.py:7"})["data"]
+        assert several["results"] == {
+            "src/b.py": ["3 | value_3 = 3  # note", "4 | value_4 = 4  # note"],
+            "src/a.py": ["7 | value_7 = 7  # note"]}, several
+        eleven = ",".join(f"src/a.py:{n}" for n in range(1, 12))
         for args in ({"query": "", "text": True},
                      {"query": "", "text": True, "fileFilter": "src/a.py:9-3"},
-                     {"query": "x", "text": True, "fileFilter": "src/a.py:1-2,src/b.py:3-4"},
+                     {"query": "x", "text": True, "fileFilter": eleven},  # more than 10
                      {"query": "x", "text": True, "fileFilter": "!src/a.py:1-2"},
                      {"query": "x", "text": True, "fileFilter": "src/*.py:1-2"},
                      {"query": "x", "text": True, "fileFilter": "src/:1-2"},  # not one file
