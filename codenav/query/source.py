@@ -84,12 +84,17 @@ class Lines:
 
     def line(self, path: str, line: int, col: int | None = None) -> str | None:
         """Line ``line`` of ``path`` as ``excerpt`` shows it (round column ``col``, 1-based)."""
-        lines = self._files.get(path)
-        if lines is None:
-            lines = self._files[path] = file_lines(self.root, path)
+        lines = self.all(path)
         if 1 <= line <= len(lines):
             return excerpt(lines[line - 1], None if col is None else col - 1)
         return None
+
+    def all(self, path: str) -> list[str]:
+        """Every line of ``path``, as read (none when it cannot be)."""
+        lines = self._files.get(path)
+        if lines is None:
+            lines = self._files[path] = file_lines(self.root, path)
+        return lines
 
     def source(self, path: str, start: int, end: int) -> str | None:
         data = read_source(self.root, path, MAX_FILE_BYTES)

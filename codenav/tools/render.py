@@ -72,6 +72,7 @@ __all__ = [
     "outline_answer",
     "overload_rows",
     "overridden_warning",
+    "receiver_rows",
     "references_answer",
     "references_cut",
     "references_section",
@@ -294,6 +295,20 @@ def unlisted(others: OtherUses) -> dict[str, Any]:
         out["unresolved"] = {path: "; ".join(f"{written}: {','.join(map(str, found))}"
                                              for written, found in receivers)
                              for path, receivers in others.by_receiver}
+    if others.receivers and "unresolved" in out:  # where those receivers are bound
+        out["receivers"] = receiver_rows(others.receivers)
+    return out
+
+
+def receiver_rows(origins: Sequence[tuple[str, Sequence[tuple[str, int, str]]]],
+                  into: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Where receivers are bound, by file: ``"ctx 579 | app.use((ctx) => {"`` (added to
+    ``into``'s rows, once each)."""
+    out = into if into is not None else {}
+    for path, bound in origins:
+        rows = out.setdefault(path, [])
+        rows += [row for row in (f"{name} {line} | {code}" for name, line, code in bound)
+                 if row not in rows]
     return out
 
 
@@ -436,8 +451,9 @@ def _places(places: Sequence[tuple[str, int]], count: int) -> str:
 
 def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
-    where = ("listed under 'unresolved' with their code: judge each" if others.rows else
-             "listed under 'unresolved' by receiver and line: judge each"
+    bound = ", where their receivers are bound under 'receivers'" if others.receivers else ""
+    where = (f"listed under 'unresolved' with their code{bound}: judge each" if others.rows
+             else f"listed under 'unresolved' by receiver and line{bound}: judge each"
              if others.by_receiver else
              "too many to list: a fileFilter lists those of a folder")
     if others.kind == "inheritance":

@@ -975,6 +975,34 @@ def test_subtypes_say_classes_the_map_holds_no_node_for(tmp_path: Path) -> None:
                                     "their bases (src/app.test.ts:8): judge each"), data
 
 
+def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> None:
+    # oak (run 34): `app.use((ctx) => { ctx.throw(500) })`: 10 calls on a callback's `ctx`,
+    # and 5 calls of line ranges to see where each `ctx` came from
+    files = {"src/context.ts": "export class Context {\n  throw(status: number): void {}\n}\n",
+             "src/app.test.ts": "import { app } from './app';\n"
+                                "app.use((ctx) => {\n  ctx.throw(500);\n});\n"
+                                "export function later(items: any[]) {\n"
+                                "  for (const it of items) {\n    it.throw(1);\n  }\n"
+                                "  this.other.throw(2);\n}\n",
+             "src/app.ts": "export const app = { use(f: any) { return f; } };\n"}
+    bound = {"src/app.test.ts": ["ctx 2 | app.use((ctx) => {",
+                                 "it 6 | for (const it of items) {"]}
+    # one class defines `throw`: the rows are matched by name ([name])
+    with mapped(tmp_path / "one", files) as ws:
+        data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
+                                           "show": "lines"})["data"]
+        assert "unresolved" not in data and data["receivers"] == bound, data
+    # two do: the uses are unresolved, listed with their receivers' lines
+    files["src/serve.ts"] = "export class ServeContext {\n  throw(s: number): void {}\n}\n"
+    with mapped(tmp_path / "two", files) as ws:
+        data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
+                                           "show": "lines"})["data"]
+        assert set(data["unresolved"]["src/app.test.ts"]) >= {
+            "3 | ctx.throw(500);", "7 later | it.throw(1);"}, data
+        assert data["receivers"] == bound, data  # (`this.other`: no plain name)
+        assert "where their receivers are bound under 'receivers'" in data["unlisted"], data
+
+
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     # pyasn1 (run 31): 27 callers, each row repeating its file (28% of a 3.2 KB answer)
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
