@@ -71,7 +71,6 @@ __all__ = [
     "server_listed",
     "server_references",
     "text_check",
-    "written_receiver",
 ]
 
 
@@ -346,12 +345,12 @@ MAX_ORIGINS = 12  # receivers' binding lines one answer shows
 
 def receiver_origins(lines: Lines, uses: Iterable[tuple[str, int, str | None]]
                      ) -> tuple[tuple[str, tuple[tuple[str, int, str], ...]], ...]:
-    """Where the receivers of ``uses`` (path, line, receiver as written) written as a plain
-    name (``ctx.throw(…)``) are bound: the nearest line above a use that declares, assigns
-    or takes the name as a parameter (``router.get("/", async (ctx) => {``, ``for page in
-    pages:``), by the file's text — what an agent reads next to judge an unknown receiver
-    (run 34: oak's `ctx.throw` rows took 5 calls of line ranges). By file, each (name, line)
-    once, at most ``MAX_ORIGINS``."""
+    """Where the receivers of unresolved ``uses`` (path, line, receiver as written) written
+    as a plain name (``ctx.throw(…)``) are bound: the nearest line above a use that
+    declares, assigns or takes the name as a parameter (``router.get("/", async (ctx) =>
+    {``, ``for page in pages:``), by the file's text — what an agent reads next to judge
+    an unknown receiver (run 34: oak's `ctx.throw` rows took 5 calls of line ranges). By
+    file, each (name, line) once, at most ``MAX_ORIGINS``."""
     found: dict[str, dict[tuple[str, int], str]] = {}
     count = 0
     for path, line, name in uses:
@@ -360,7 +359,7 @@ def receiver_origins(lines: Lines, uses: Iterable[tuple[str, int, str | None]]
             continue
         text = lines.all(path)
         binding = _binding(name)
-        for number in range(min(line, len(text)), max(0, line - _ORIGIN_SPAN), -1):
+        for number in range(min(line - 1, len(text)), max(0, line - _ORIGIN_SPAN), -1):
             code = text[number - 1]
             bound = binding.search(code)
             if bound is not None:
@@ -371,15 +370,6 @@ def receiver_origins(lines: Lines, uses: Iterable[tuple[str, int, str | None]]
                 break
     return tuple((path, tuple((name, line, code) for (name, line), code in by.items()))
                  for path, by in found.items())
-
-
-def written_receiver(code: str | None, name: str) -> str | None:
-    """The plain name a use of ``name`` is written on in its code line (``ctx`` of
-    ``ctx.throw(404)``), None when it is written on anything else."""
-    if not code:
-        return None
-    found = re.search(rf"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\??\.\s*{re.escape(name)}\b", code)
-    return found.group(1) if found else None
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$]*")

@@ -27,17 +27,14 @@ from codenav.query.locate import (
     without_stubs,
 )
 from codenav.query.references import (
-    GUESSED,
     ReferencePage,
     map_references,
     merged_references,
     module_references,
     other_uses,
     own_places,
-    receiver_origins,
     server_listed,
     server_references,
-    written_receiver,
 )
 from codenav.query.source import Lines
 from codenav.query.text import commented
@@ -52,7 +49,6 @@ from codenav.tools.render import (
     more_warning,
     overload_rows,
     overridden_warning,
-    receiver_rows,
     references_answer,
     references_section,
     server_definition,
@@ -169,17 +165,8 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         if node.kind != "module":
             answered = server_listed(reader, found, files, params.source == "lsp" or
                                      params.includeDeclaration)
-            lines = Lines(ws.root)
-            others = other_uses(reader, lines, [node], files, answered)
+            others = other_uses(reader, Lines(ws.root), [node], files, answered)
             extra.update(unlisted(others))
-            # rows matched by name: where their receivers are bound, as the unresolved's
-            guessed = [(refs.path, ref.line, written_receiver(ref.code, ref.name))
-                       for refs in page.shown for ref in refs.refs if ref.mark == GUESSED]
-            if guessed:
-                bound = receiver_rows(receiver_origins(lines, guessed),
-                                      extra.get("receivers"))
-                if bound:
-                    extra["receivers"] = bound
             extra.update(text_entries(await checked_text(
                 ws, reader, [node], files, page.places() | answered, others)))
     symbol = (listed(node, params.detail, ctx.fresh, signature=False, whole=False)

@@ -72,7 +72,6 @@ __all__ = [
     "outline_answer",
     "overload_rows",
     "overridden_warning",
-    "receiver_rows",
     "references_answer",
     "references_cut",
     "references_section",
@@ -296,19 +295,8 @@ def unlisted(others: OtherUses) -> dict[str, Any]:
                                              for written, found in receivers)
                              for path, receivers in others.by_receiver}
     if others.receivers and "unresolved" in out:  # where those receivers are bound
-        out["receivers"] = receiver_rows(others.receivers)
-    return out
-
-
-def receiver_rows(origins: Sequence[tuple[str, Sequence[tuple[str, int, str]]]],
-                  into: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
-    """Where receivers are bound, by file: ``"ctx 579 | app.use((ctx) => {"`` (added to
-    ``into``'s rows, once each)."""
-    out = into if into is not None else {}
-    for path, bound in origins:
-        rows = out.setdefault(path, [])
-        rows += [row for row in (f"{name} {line} | {code}" for name, line, code in bound)
-                 if row not in rows]
+        out["receivers"] = {path: [f"{name} {line} | {code}" for name, line, code in bound]
+                            for path, bound in others.receivers}
     return out
 
 

@@ -987,11 +987,11 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
              "src/app.ts": "export const app = { use(f: any) { return f; } };\n"}
     bound = {"src/app.test.ts": ["ctx 2 | app.use((ctx) => {",
                                  "it 6 | for (const it of items) {"]}
-    # one class defines `throw`: the rows are matched by name ([name])
+    # one class defines `throw`: the rows are matched by name ([name]), with their code
     with mapped(tmp_path / "one", files) as ws:
         data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
                                            "show": "lines"})["data"]
-        assert "unresolved" not in data and data["receivers"] == bound, data
+        assert "unresolved" not in data and "receivers" not in data, data
     # two do: the uses are unresolved, listed with their receivers' lines
     files["src/serve.ts"] = "export class ServeContext {\n  throw(s: number): void {}\n}\n"
     with mapped(tmp_path / "two", files) as ws:
