@@ -44,22 +44,19 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 32  # 32: a JS/TS class expression in an array or a property's value is
-# a class; 31: a JS/TS function or method ending `return x` (a local, a member,
-# `this`) makes what x is; 30: a local holding a member (`r = self._paint`, `r = this.x || …`)
-# has its type, a JS/TS method ending `return new X(…)` makes an X, `export * as N from`
-# imports; 29: a JS/TS function
-# ending `return new X(…)` makes an X; 28: a
-# module object's functions (`X = { f() {} }`); 27: nodes_file
-# by line too; 26: `if (x instanceof C)` narrows a
-# local in its block; 25: a JS/TS value
-# of the language's own type (`[x]`, `new Map()`,
-# `T[]`) keyed O:Array::m, `clone(): this`; 24: `x = new C()` types a bare `let x;`;
-# 23: `const self = this`, a
-# Promise<T> return is a T; 22: no guess of a
-# built-in member name from a variable's name; 21: TS
-# `var x: T`, a variable holding a namespace; 20: a value's
-# initializer reads names around it; 19: string spaces
+SCHEMA_VERSION = 33
+# What each version changed (a map of another is rebuilt):
+# 33: a JS/TS call of a member by its name in a string (`client['_sendPacket'](…)`) is a call of
+# it; 32: a JS/TS class expression in an array or a property's value is a class; 31: a JS/TS
+# function or method ending `return x` (a local, a member, `this`) makes what x is; 30: a local
+# holding a member (`r = self._paint`, `r = this.x || …`) has its type, a JS/TS method ending
+# `return new X(…)` makes an X, `export * as N from` imports; 29: a JS/TS function ending `return
+# new X(…)` makes an X; 28: a module object's functions (`X = { f() {} }`); 27: nodes_file by line
+# too; 26: `if (x instanceof C)` narrows a local in its block; 25: a JS/TS value of the language's
+# own type (`[x]`, `new Map()`, `T[]`) keyed O:Array::m, `clone(): this`; 24: `x = new C()` types
+# a bare `let x;`; 23: `const self = this`, a Promise<T> return is a T; 22: no guess of a built-in
+# member name from a variable's name; 21: TS `var x: T`, a variable holding a namespace; 20: a
+# value's initializer reads names around it; 19: string spaces
 # Every map codenav makes carries this in its header (PRAGMA application_id, "cnav"): only a
 # database with it (or a map from before it, recognised by its tables) is ever rebuilt.
 APPLICATION_ID = 0x636E6176

@@ -144,6 +144,12 @@
 (call_expression
   function: (await_expression (member_expression
     property: [(property_identifier) (private_property_identifier)] @name.reference.call)))
+; `client['_sendPacket'](…)`: a member called by its name in a string (mqtt.js's packet
+; handlers call the private `_sendPacket` so: run 35); the receiver is the object
+(call_expression
+  function: (subscript_expression
+    object: (_) @reference.receiver
+    index: (string (string_fragment) @name.reference.call)))
 (new_expression constructor: (identifier) @name.reference.call)
 (new_expression constructor: (member_expression property: (property_identifier) @name.reference.call))
 

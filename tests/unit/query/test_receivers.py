@@ -1118,3 +1118,25 @@ def test_a_member_of_a_literal_is_the_languages_not_an_unknown_receiver() -> Non
     tokens.py:7 clean | b = lines[i].strip()
     tokens.py:8 clean | c = [x.strip() for x in lines]
     ''')
+
+
+def test_a_member_called_by_its_name_in_a_string_is_called() -> None:
+    # mqtt.js (run 35): the packet handlers call `client['_sendPacket'](…)` (a private
+    # method); 7 calls were "in strings" and the answer said none was left out
+    check('''
+    //- src/client.ts
+    export class MqttClient {
+      private _sendPa$0cket(p: number): void {}
+      go() { this['_sendPacket'](1); }
+    }
+    //- src/handle.ts
+    import { MqttClient } from './client';
+    const handleAck = (client: MqttClient, n: number) => {
+      client['_sendPacket'](n);
+      const x = { '_sendPacket': 1 };
+    };
+    export default handleAck;
+    ''', callers, '''
+    ts:src/handle.ts#handleAck @ src/handle.ts:3
+    ts:src/client.ts#MqttClient.go @ src/client.ts:3
+    ''')
