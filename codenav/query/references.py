@@ -461,6 +461,7 @@ class TextCheck:
     # the other definitions so named the ``other`` lines use, most used first: (qualified
     # name, lines) — which namesakes they are, what an agent greps them to learn
     others: tuple[tuple[str, int], ...] = ()
+    importable: bool = False  # a module's own name another file could import under another
 
 
 def text_check(reader: MapReader, nodes: Collection[Node], found: TextPage,

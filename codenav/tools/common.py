@@ -7,6 +7,7 @@ columns (docs/contract.md §2).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Literal
 
 import anyio
@@ -105,8 +106,13 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
                 [(alias, text_search(ws.root, where, alias, word=True))
                  for alias, where in aliases.items()])
     found, pages = await anyio.to_thread.run_sync(search)
-    return text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at,
-                      pages, LiteralLines(ws.root))
+    check = text_check(reader, nodes, found, listed, others.places(), kind, others.outside_at,
+                       pages, LiteralLines(ws.root))
+    # a module's own names may be imported under others: that none is, is worth saying (run
+    # 35's agent asked for the importers of a default export to be sure)
+    parents = reader.nodes_by_id(n.parent_id for n in nodes if n.parent_id is not None)
+    return replace(check, importable=all(
+        n.parent_id in parents and parents[n.parent_id].kind == "module" for n in nodes))
 
 
 async def checked_imports(ws: Workspace, reader: MapReader, module: Node,

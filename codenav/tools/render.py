@@ -361,7 +361,8 @@ def text_line(check: TextCheck) -> str:
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
     word = (f"the word or a name it is imported as ({_first(check.aliases, 5)})"
-            if check.aliases else "the word")
+            if check.aliases else "the word (imported under no other name)"
+            if check.importable else "the word")
     if check.aside:  # (a grep would show the definition's own line too)
         word += " besides its definition"
     if not check.categories and not check.partial:

@@ -735,7 +735,8 @@ def test_comment_places_are_few_beyond_a_dozen(tmp_path: Path) -> None:
     with mapped(tmp_path, {"src/range.ts": "export class Range {}\n" + "".join(
         f"// a Range, note {i}\n" for i in range(14)) + "new Range();\n"}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Range", "source": "map"})["data"]
-        assert refs["text"] == ("15 line(s) hold the word besides its definition: 1 listed; "
+        assert refs["text"] == ("15 line(s) hold the word (imported under no other name) "
+                                "besides its definition: 1 listed; "
                                 "14 comments src/range.ts:2,3,4,5 +10 more"), refs
 
 
