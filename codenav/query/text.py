@@ -22,8 +22,9 @@ from codenav.query.source import excerpt, file_lines
 from codenav.store.read import MapReader
 from codenav.words import word_pattern
 
-__all__ = ["ImportLines", "LiteralLines", "TextHit", "TextPage", "commented", "import_lines",
-           "imported_modules", "joined", "literal_hits", "text_files", "text_search"]
+__all__ = ["BaseLines", "ImportLines", "LiteralLines", "TextHit", "TextPage", "base_lines",
+           "commented", "import_lines", "imported_modules", "joined", "literal_hits",
+           "text_files", "text_search"]
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -292,3 +293,59 @@ def import_lines(root: Path, paths: list[str], module: str, stem: str, python: b
 
 
 _IMPORT_WORDS = ("from", "import", "require")
+
+
+# ------------------------------------------------------------------------- base lines
+
+@dataclass(frozen=True, slots=True)
+class BaseLines:
+    """The class header lines naming a type among their bases — the grep an agent runs
+    after a list of subtypes (``class X(Base)``, ``class X extends Base``, ``implements
+    Base``) — accounted for: the classes the answer lists (``listed``), and the others, by
+    place (``unlisted``: another type so named, a base the map could not link, a generic
+    constraint), for the reader; ``partial`` when a bound stopped the search."""
+
+    name: str
+    listed: int
+    unlisted: list[TextHit]
+    partial: bool
+
+    @property
+    def lines(self) -> int:
+        return self.listed + len(self.unlisted)
+
+
+def base_lines(root: Path, paths: list[str], name: str, python: bool,
+               listed: Collection[tuple[str, int]]) -> BaseLines:
+    """The header lines of ``paths`` naming ``name`` as a base (the line a class's name is
+    on, and in TypeScript and JavaScript a line going on with ``extends``/``implements``; a
+    Python base on a later line is not read), accounted for against the places of the
+    subtypes an answer lists (``listed``): off the event loop."""
+    headers = (_PY_BASES,) if python else (_ES_BASES, _ES_CONTINUED)
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+
+    def keep(path: str, text: str) -> str | None:
+        for tag, header in zip(("head", "next"), headers, strict=False):
+            found = header.search(text)
+            if found is not None and word.search(found.group("bases")):
+                return tag
+        return None
+
+    page = text_search(root, paths, name, word=True, keep=keep)
+    # a listed class's header: its name's line, or a line going on from it (`class X<T>` /
+    # `  implements Base {`) one of the few after it
+    heads = set(listed)
+    going_on = {(path, line + after) for path, line in listed
+                for after in range(1, _HEADER_LINES)}
+    unlisted = [hit for hit in page.hits
+                if (hit.path, hit.line) not in (heads if hit.tag == "head" else going_on)]
+    return BaseLines(name, len(page.hits) - len(unlisted), unlisted,
+                     page.partial or page.total > len(page.hits))
+
+
+# `class X(Base, Other):` (Python: the bases in the parentheses); `class X<T> extends Base
+# implements I {`, `interface I extends J, K {` (TypeScript, JavaScript: after the keyword)
+_PY_BASES = re.compile(r"^\s*class\s+\w+\s*\((?P<bases>.*)")
+_ES_BASES = re.compile(r"\b(?:class|interface)\b[^{=]*?\b(?:extends|implements)\b(?P<bases>.*)")
+_ES_CONTINUED = re.compile(r"^\s*(?:extends|implements)\b(?P<bases>.*)")  # a header's next line
+_HEADER_LINES = 4

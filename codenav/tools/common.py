@@ -24,9 +24,11 @@ from codenav.query.references import (
     text_check,
 )
 from codenav.query.text import (
+    BaseLines,
     ImportLines,
     LiteralLines,
     TextPage,
+    base_lines,
     import_lines,
     text_files,
     text_search,
@@ -36,8 +38,8 @@ from codenav.tools.base import CallContext, DetailParam, ToolParams
 from codenav.tools.rows import Detail
 from codenav.workspace import Workspace
 
-__all__ = ["NavParams", "SourceParam", "TargetParams", "checked_imports", "checked_text",
-           "resolved"]
+__all__ = ["NavParams", "SourceParam", "TargetParams", "checked_bases", "checked_imports",
+           "checked_text", "resolved"]
 
 _MAX_POSITION = 1 << 31
 
@@ -113,6 +115,22 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     parents = reader.nodes_by_id(n.parent_id for n in nodes if n.parent_id is not None)
     return replace(check, importable=all(
         n.parent_id in parents and parents[n.parent_id].kind == "module" for n in nodes))
+
+
+async def checked_bases(ws: Workspace, reader: MapReader, node: Node,
+                        listed: Collection[tuple[str, int]]) -> BaseLines | None:
+    """The class header lines naming ``node`` among their bases that an agent would grep
+    for after an answer listing its subtypes (at ``listed`` places), accounted for
+    (``base_lines``); the files are read off the event loop. None where the class syntax is
+    not one it reads (only Python's and TypeScript's or JavaScript's)."""
+    if family(node.lang) not in (family("py"), family("ts")):
+        return None
+    paths = text_files(reader, FileFilter(None), langs=family_langs(node))
+    python = family(node.lang) == family("py")
+
+    def search() -> BaseLines:
+        return base_lines(ws.root, paths, node.name, python, listed)
+    return await anyio.to_thread.run_sync(search)
 
 
 async def checked_imports(ws: Workspace, reader: MapReader, module: Node,

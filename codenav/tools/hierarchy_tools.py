@@ -31,8 +31,9 @@ from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
 from codenav.tools.base import CallContext, OffsetParam, ToolSpec
-from codenav.tools.common import NavParams, checked_text, resolved
+from codenav.tools.common import NavParams, checked_bases, checked_text, resolved
 from codenav.tools.render import (
+    base_text_entries,
     calls_grouped,
     calls_rendered,
     classless_bases_line,
@@ -193,11 +194,15 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
             bases = {(t.related.path, t.related.line) for t in types if t.level == 1}
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 bases, kind="inheritance")
-            section.update(unlisted(others))  # (no text check: it costs more than it
-            # tells here — a class name's text is mostly annotations and calls)
+            section.update(unlisted(others))
             strays = classless_bases(reader, candidate.node, code_files)
             if strays:
                 section["unlisted"] = classless_bases_line(strays, section["unlisted"])
+            # the grep of class headers naming it (not of the name: a class name's text is
+            # mostly annotations and calls)
+            check = await checked_bases(ws, reader, candidate.node, bases)
+            if check is not None:
+                section.update(base_text_entries(check))
         sections.append(section)
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], "source": sources.pop()}

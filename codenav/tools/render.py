@@ -32,7 +32,7 @@ from codenav.query.references import (
     TextCheck,
 )
 from codenav.query.source import Lines
-from codenav.query.text import ImportLines, TextPage
+from codenav.query.text import BaseLines, ImportLines, TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
     OUTSIDE_ROOT,
@@ -54,6 +54,7 @@ from codenav.workspace import Workspace
 __all__ = [
     "SERVER_INSTRUCTIONS",
     "anchor",
+    "base_text_entries",
     "calls_grouped",
     "calls_rendered",
     "classless_bases_line",
@@ -388,6 +389,28 @@ def _first(names: Sequence[str], count: int) -> str:
 
 
 _IMPORT_LINES_SHOWN = 4  # import lines not listed shown with their code (the rest: places)
+
+
+def base_text_entries(check: BaseLines) -> dict[str, Any]:
+    """The class header lines an agent would grep for after a list of subtypes, as the
+    answer's ``text`` line (how many name the type among their bases, how many are the
+    classes listed, where the others are) and ``textLines`` (the first few others, with
+    their code) — runs 33-35: agents re-checked subtypes with references or a text search of
+    'extends '."""
+    name, lines = check.name, check.lines
+    stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
+    if not check.unlisted:
+        return {"text": f"all {lines} class header line(s) naming {name!r} among their bases "
+                        f"are the classes listed{stopped}"}
+    places = [(hit.path, hit.line) for hit in check.unlisted]
+    out: dict[str, Any] = {
+        "text": f"{lines} class header line(s) name {name!r} among their bases: "
+                f"{check.listed} the classes listed; {len(places)} not "
+                f"{_places(places[:MAX_PLACES], len(places))}{stopped}"}
+    for hit in check.unlisted[:_IMPORT_LINES_SHOWN]:
+        out.setdefault("textLines", {}).setdefault(hit.path, []).append(
+            f"{hit.line} (not listed) | {hit.code}")
+    return out
 
 
 def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[str, Any]:

@@ -1004,6 +1004,26 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
         assert "where their receivers are bound under 'receivers'" in data["unlisted"], data
 
 
+def test_subtypes_account_for_the_class_headers_naming_the_type(tmp_path: Path) -> None:
+    # runs 33-35: after a list of subtypes agents searched 'extends ' or asked for the
+    # references of the type, to be sure; the answer greps the class headers for them
+    with mapped(tmp_path, {
+            "src/base.ts": "export class Base {}\n",
+            "src/a.ts": "import { Base } from './base';\nexport class A extends Base {}\n"
+                        "export class Wide<T extends object>\n  extends Base {}\n"
+                        "export class Box<T extends Base> {}\n",
+            "src/other.ts": "export class Base {}\nexport class B extends Base {}\n"}) as ws:
+        data = call(ws, "nav_type_hierarchy", {"symbol": "Base", "file": "src/base.ts",
+                                               "source": "map", "direction": "subtypes"})
+        data = data["data"]
+        assert data["types"] == ["src/a.ts#A 2", "src/a.ts#Wide 3"], data
+        # (other.ts's B extends its own Base; Box only constrains its parameter by it)
+        assert data["text"] == ("4 class header line(s) name 'Base' among their bases: 2 "
+                                "the classes listed; 2 not src/a.ts:5 src/other.ts:2"), data
+        assert data["textLines"]["src/a.ts"] == [
+            "5 (not listed) | export class Box<T extends Base> {}"], data
+
+
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     # pyasn1 (run 31): 27 callers, each row repeating its file (28% of a 3.2 KB answer)
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
