@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 __all__ = [
     "CALLABLE_KINDS",
+    "TYPE_KINDS",
     "Definition",
     "FileFacts",
     "Import",
@@ -22,6 +23,9 @@ __all__ = [
 
 # The kinds of definition that are called (and of one name, may be overloads).
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+# The kinds that are types (the containers of every language).
+TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "trait", "union",
+                        "type"})
 
 
 class Definition(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 from codenav.errors import SymbolNotFound
 from codenav.index.languages import by_code, family
 from codenav.lsp.convert import place
-from codenav.model import CALLABLE_KINDS
+from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.query.live import Target
 from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes, merged_folded
-from codenav.query.receivers import TYPE_KINDS
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
@@ -397,14 +396,23 @@ async def lsp_types(pool: Any, target: Target, root: Path, reader: MapReader, di
     return out
 
 
-def classless_bases(reader: MapReader, node: Node, files: Callable[[str], bool]
-                    ) -> list[tuple[str, int]]:
+def classless_bases(reader: MapReader, node: Node, files: Callable[[str], bool],
+                    listed: Collection[int] = ()) -> tuple[list[tuple[str, int]],
+                                                          set[tuple[str, int]]]:
     """Where ``node`` is named among a class's bases in a class the map holds no node for
     (its reference sits in a function, not a class: a class expression in a place the map
-    does not define one) — subtypes the answer cannot list, said instead of "none"."""
-    found = reader.refs_to(node.id)
-    scopes = reader.nodes_by_id({hit.scope_id for hit in found if hit.kind == "inheritance"})
-    return sorted({(hit.path, hit.line) for hit in found
-                   if hit.kind == "inheritance" and files(hit.path) and
-                   (scopes.get(hit.scope_id) is None or
-                    scopes[hit.scope_id].kind not in TYPE_KINDS)})
+    does not define one) — subtypes the answer cannot list, said instead of "none" — and
+    where the types ``listed`` (ids) name it (a file's own default class, `export default
+    class extends Base`, is its module: listed, not classless)."""
+    found = [hit for hit in reader.refs_to(node.id)
+             if hit.kind == "inheritance" and files(hit.path)]
+    scopes = reader.nodes_by_id({hit.scope_id for hit in found})
+    strays: set[tuple[str, int]] = set()
+    named: set[tuple[str, int]] = set()
+    for hit in found:
+        scope = scopes.get(hit.scope_id)
+        if hit.scope_id in listed:
+            named.add((hit.path, hit.line))
+        elif scope is None or scope.kind not in TYPE_KINDS:
+            strays.add((hit.path, hit.line))
+    return sorted(strays), named

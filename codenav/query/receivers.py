@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import re
 
+from codenav.model import TYPE_KINDS
 from codenav.store.read import MapReader, Node
 from codenav.words import word_pattern
 
 __all__ = ["Outside", "outside_type"]
 
-# The kinds that are types (the containers of every language).
-TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "trait", "union",
-                        "type"})
 # Kinds whose type is the one they are declared (or made) with.
 _TYPED_KINDS = frozenset({"field", "variable", "constant", "property", "attribute"})
 # What wraps a declared type without being it (`Final[dict[str, X]]` is a dict).

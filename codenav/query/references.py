@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import by_code, languages
+from codenav.model import TYPE_KINDS
 from codenav.query.fresh import Freshness
 from codenav.query.imports import (
     MODULE_EXTENSIONS,
@@ -39,7 +40,7 @@ from codenav.query.locate import (
     family,
     scope_names,
 )
-from codenav.query.receivers import TYPE_KINDS, Outside
+from codenav.query.receivers import Outside
 from codenav.query.source import Lines, excerpt
 from codenav.query.text import TextHit, TextPage
 from codenav.store.read import MapReader, NameUse, Node
@@ -333,41 +334,60 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     unresolved_at = {(path, line) for path, by_line in shown.items() for line in by_line}
     return OtherUses(name, count, len(elsewhere - unresolved_at), kind, rows,
                      tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at),
-                     by_receiver, receiver_origins(
-                         lines, ((use.path, use.line, use.qualifier) for use in unresolved)))
+                     by_receiver, receiver_origins(reader, lines, unresolved)
+                     if rows and family(next(iter(nodes)).lang) in _ORIGIN_FAMILIES else ())
 
 
 # Receivers the reader knows without a binding line; the lines looked up above a use for one.
 _SELF_NAMES = frozenset({"self", "cls", "this", "super"})
 _ORIGIN_SPAN = 150
+_ORIGIN_LINE = 400  # characters of a line read for a binding (a longer one is skipped)
 MAX_ORIGINS = 12  # receivers' binding lines one answer shows
+# The languages whose bindings the text tells (Python's, JavaScript's and TypeScript's)
+_ORIGIN_FAMILIES = frozenset({family("py"), family("ts")})
 
 
-def receiver_origins(lines: Lines, uses: Iterable[tuple[str, int, str | None]]
+def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
                      ) -> tuple[tuple[str, tuple[tuple[str, int, str], ...]], ...]:
-    """Where the receivers of unresolved ``uses`` (path, line, receiver as written) written
-    as a plain name (``ctx.throw(…)``) are bound: the nearest line above a use that
+    """Where the receivers of unresolved ``uses`` written as a plain name (``ctx.throw(…)``)
+    are bound: the nearest line above a use, within the function or class around it, that
     declares, assigns or takes the name as a parameter (``router.get("/", async (ctx) =>
-    {``, ``for page in pages:``), by the file's text — what an agent reads next to judge
-    an unknown receiver (run 34: oak's `ctx.throw` rows took 5 calls of line ranges). By
-    file, each (name, line) once, at most ``MAX_ORIGINS``."""
+    {``, ``for page in pages:``), or the use's own line before it (``[p.x for p in ps]``),
+    by the file's text — what an agent reads next to judge an unknown receiver (run 34:
+    oak's `ctx.throw` rows took 5 calls of line ranges); none found, the header of the
+    function around it. By file, each (name, line) once, at most ``MAX_ORIGINS`` (Python,
+    JavaScript and TypeScript: their bindings read so)."""
+    scopes = reader.nodes_by_id({use.scope_id for use in uses})
     found: dict[str, dict[tuple[str, int], str]] = {}
     count = 0
-    for path, line, name in uses:
-        if count >= MAX_ORIGINS or not name or not _PLAIN_NAME.fullmatch(name) or \
-                name in _SELF_NAMES:
+    for use in uses:
+        name = use.qualifier or ""
+        if count >= MAX_ORIGINS or not _PLAIN_NAME.fullmatch(name) or name in _SELF_NAMES:
             continue
-        text = lines.all(path)
+        text = lines.all(use.path)
+        scope = scopes.get(use.scope_id)
+        first = scope.line if scope is not None and scope.kind != "module" else \
+            max(1, use.line - _ORIGIN_SPAN)
         binding = _binding(name)
-        for number in range(min(line - 1, len(text)), max(0, line - _ORIGIN_SPAN), -1):
+        at: tuple[int, str] | None = None
+        for number in range(min(use.line, len(text)), max(0, first - 1), -1):
             code = text[number - 1]
+            if number == use.line:  # (before the use only)
+                code = code[: max(0, use.col - 1)]
+            if len(code) > _ORIGIN_LINE:
+                continue
             bound = binding.search(code)
             if bound is not None:
-                seen = found.setdefault(path, {})
-                if (name, number) not in seen:
-                    seen[(name, number)] = excerpt(code, bound.start())
-                    count += 1
+                at = number, excerpt(text[number - 1], bound.start())
                 break
+        if at is None and scope is not None and scope.kind != "module" and \
+                0 < scope.line <= len(text):
+            at = scope.line, excerpt(text[scope.line - 1])  # (a parameter it did not read)
+        if at is not None:
+            seen = found.setdefault(use.path, {})
+            if (name, at[0]) not in seen:
+                seen[(name, at[0])] = at[1]
+                count += 1
     return tuple((path, tuple((name, line, code) for (name, line), code in by.items()))
                  for path, by in found.items())
 
@@ -388,8 +408,9 @@ def _binding(name: str) -> re.Pattern[str]:
         rf"|(?<![\w$.]){n}\s*=>"
         rf"|\bfor\s*\(?\s*(?:const|let|var)?\s*{n}\b"
         rf"|\bas\s+{n}\b"
-        rf"|^(?=.*(?:\bdef\s|\bfunction\b|\blambda\b|=>|^\s*(?:async\s+)?[\w$#]+\s*\(.*\)"
-        rf"\s*(?::[^={{]+)?\{{\s*$)).*{parameter}")
+        rf"|^(?=.*(?:\bdef\s|\bfunction\b|\blambda\b|=>|^\s*(?!(?:if|while|for|switch|catch)\b)"
+        rf"(?:async\s+)?[\w$#]+\s*\(.*\)\s*(?::[^={{]+)?\{{\s*$)).*{parameter}"
+        rf"|^\s*(?:\.\.\.)?{n}\s*\??\s*(?::[^=,]+)?(?:=[^,]*)?,?\s*$")  # alone on its line
 
 
 def _explicit_receiver_classes(reader: MapReader, nodes: Collection[Node]) -> set[int]:

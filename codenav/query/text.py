@@ -321,11 +321,14 @@ def base_lines(root: Path, paths: list[str], name: str, python: bool,
     on, and in TypeScript and JavaScript a line going on with ``extends``/``implements``; a
     Python base on a later line is not read), accounted for against the places of the
     subtypes an answer lists (``listed``): off the event loop."""
-    headers = (_PY_BASES,) if python else (_ES_BASES, _ES_CONTINUED)
+    headers = (("head", _PY_BASES),) if python else \
+        (("head", _ES_BASES), ("next", _ES_CONTINUED))
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
 
     def keep(path: str, text: str) -> str | None:
-        for tag, header in zip(("head", "next"), headers, strict=False):
+        if len(text) > _HEADER_WIDTH or text.lstrip().startswith(_COMMENT_STARTS):
+            return None  # (a minified line; a class commented out)
+        for tag, header in headers:
             found = header.search(text)
             if found is not None and word.search(found.group("bases")):
                 return tag
@@ -346,6 +349,9 @@ def base_lines(root: Path, paths: list[str], name: str, python: bool,
 # `class X(Base, Other):` (Python: the bases in the parentheses); `class X<T> extends Base
 # implements I {`, `interface I extends J, K {` (TypeScript, JavaScript: after the keyword)
 _PY_BASES = re.compile(r"^\s*class\s+\w+\s*\((?P<bases>.*)")
-_ES_BASES = re.compile(r"\b(?:class|interface)\b[^{=]*?\b(?:extends|implements)\b(?P<bases>.*)")
+_ES_BASES = re.compile(
+    r"\b(?:class|interface)\b(?:[^{=<]|<[^<>]*>)*?\b(?:extends|implements)\b(?P<bases>.*)")
 _ES_CONTINUED = re.compile(r"^\s*(?:extends|implements)\b(?P<bases>.*)")  # a header's next line
 _HEADER_LINES = 4
+_HEADER_WIDTH = 400  # a longer line is no class header an agent reads
+_COMMENT_STARTS = ("#", "//", "/*", "*")

@@ -44,8 +44,9 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 33
+SCHEMA_VERSION = 34
 # What each version changed (a map of another is rebuilt):
+# 34: a Python class named in a string annotation (`Optional['Retry']`) is a use of it;
 # 33: a JS/TS call of a member by its name in a string (`client['_sendPacket'](…)`) is a call of
 # it; 32: a JS/TS class expression in an array or a property's value is a class; 31: a JS/TS
 # function or method ending `return x` (a local, a member, `this`) makes what x is; 30: a local

@@ -112,20 +112,25 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
                        pages, LiteralLines(ws.root))
     # a module's own names may be imported under others: that none is, is worth saying (run
     # 35's agent asked for the importers of a default export to be sure)
+    # (Python's and ES modules' imports, all of them searched: no fileFilter narrowing them)
+    if files.active or family(nodes[0].lang) not in (family("py"), family("ts")):
+        return check
     parents = reader.nodes_by_id(n.parent_id for n in nodes if n.parent_id is not None)
     return replace(check, importable=all(
         n.parent_id in parents and parents[n.parent_id].kind == "module" for n in nodes))
 
 
 async def checked_bases(ws: Workspace, reader: MapReader, node: Node,
-                        listed: Collection[tuple[str, int]]) -> BaseLines | None:
+                        listed: Collection[tuple[str, int]],
+                        files: FileFilter) -> BaseLines | None:
     """The class header lines naming ``node`` among their bases that an agent would grep
-    for after an answer listing its subtypes (at ``listed`` places), accounted for
+    for after an answer listing its subtypes (at ``listed`` places; in ``files``, stubs
+    beside their modules left out as the answer leaves them), accounted for
     (``base_lines``); the files are read off the event loop. None where the class syntax is
     not one it reads (only Python's and TypeScript's or JavaScript's)."""
     if family(node.lang) not in (family("py"), family("ts")):
         return None
-    paths = text_files(reader, FileFilter(None), langs=family_langs(node))
+    paths = text_files(reader, files, langs=family_langs(node))
     python = family(node.lang) == family("py")
 
     def search() -> BaseLines:

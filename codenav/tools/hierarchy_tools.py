@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from codenav.envelope import EVERY, Answer, Cut, Page
-from codenav.model import CALLABLE_KINDS
+from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.query.hierarchy import (
     Call,
     TypeEntry,
@@ -26,7 +26,6 @@ from codenav.query.hierarchy import (
 )
 from codenav.query.live import PoolCall, Target, ask_at
 from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden, without_stubs
-from codenav.query.receivers import TYPE_KINDS
 from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
@@ -47,7 +46,7 @@ from codenav.tools.render import (
     text_entries,
     types_section,
     unlisted,
-    unresolved_cut,
+    unresolved_cuts,
 )
 from codenav.workspace import Workspace
 
@@ -113,12 +112,12 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         cut = Cut("calls", ("calls", EVERY), "Ask about one of the calls by id") if grouped \
             else Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
                      tree=True)
-        extra = [unresolved_cut()]
+        extra = unresolved_cuts()
     else:
         data = {"symbol": located.name, "matches": located.matches(), **common,
                 "results": sections, "source": "+".join(sorted(sources))}
         cut = Cut("calls", ("results", EVERY, "calls"), "Pass id to pick one definition")
-        extra = [unresolved_cut("results", EVERY)]
+        extra = unresolved_cuts("results", EVERY)
         warnings = [*several_warning(located, "calls")[:1], *warnings,
                     *several_warning(located, "calls")[1:]]
     return Answer(data, cuts=[cut, *extra], elide=("callSites",), warnings=warnings)
@@ -195,12 +194,15 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
             others = other_uses(reader, Lines(ws.root), [candidate.node], code_files,
                                 bases, kind="inheritance")
             section.update(unlisted(others))
-            strays = classless_bases(reader, candidate.node, code_files)
+            strays, named = classless_bases(reader, candidate.node, code_files, {
+                t.related.node.id for t in types
+                if t.level == 1 and t.related.node is not None})
             if strays:
                 section["unlisted"] = classless_bases_line(strays, section["unlisted"])
             # the grep of class headers naming it (not of the name: a class name's text is
             # mostly annotations and calls)
-            check = await checked_bases(ws, reader, candidate.node, bases)
+            check = await checked_bases(ws, reader, candidate.node, bases | named,
+                                        code_files)
             if check is not None:
                 section.update(base_text_entries(check))
         sections.append(section)
@@ -212,13 +214,13 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
         data["types"] = data["types"][params.offset:]
         cut = Cut("types", ("types",), "Ask about one of the types by id to go further",
                   page=Page("nav_type_hierarchy", params.continuation(), params.offset))
-        extra = [unresolved_cut()]
+        extra = unresolved_cuts()
     else:
         data = {"symbol": located.name, "matches": located.matches(),
                 "direction": params.direction, "results": sections,
                 "source": "+".join(sorted(sources))}
         cut = Cut("types", ("results", EVERY, "types"), "Pass id to pick one definition")
-        extra = [unresolved_cut("results", EVERY)]
+        extra = unresolved_cuts("results", EVERY)
         warnings = [*several_warning(located, "types")[:1], *warnings,
                     *several_warning(located, "types")[1:]]
     return Answer(data, cuts=[cut, *extra], warnings=warnings)

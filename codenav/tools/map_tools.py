@@ -33,7 +33,7 @@ from codenav.tools.render import (
     related,
     text_answer,
     unlisted,
-    unresolved_cut,
+    unresolved_cuts,
 )
 from codenav.tools.rows import Detail, one_line, place, span
 from codenav.workspace import Workspace
@@ -462,7 +462,7 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
             data.update(import_text_entries(
                 check, importing | {path for path, _ in others.outside_at}))
         if "unresolved" in data:
-            cuts.append(unresolved_cut())
+            cuts += unresolved_cuts()
     return Answer(data, cuts=cuts)
 
 

@@ -55,7 +55,7 @@ from codenav.tools.render import (
     several_warning,
     text_entries,
     unlisted,
-    unresolved_cut,
+    unresolved_cuts,
 )
 from codenav.tools.rows import Rendering, one_line
 from codenav.workspace import Workspace
@@ -248,7 +248,7 @@ async def _several(ws: Workspace, reader: MapReader, located: Located,
     cut = Cut("references", ("results", EVERY, "references", EVERY),
               "Pass id (or a qualified name) for one definition's references, paged",
               omitted=omitted)
-    cuts = [cut, unresolved_cut()] if "unresolved" in data else [cut]
+    cuts = [cut, *unresolved_cuts()] if "unresolved" in data else [cut]
     return Answer(data, cuts=cuts, elide=("snippet",),
                   warnings=several_warning(located, "references") + mark_warnings(marks))
 

@@ -85,7 +85,7 @@ __all__ = [
     "text_entries",
     "types_section",
     "unlisted",
-    "unresolved_cut",
+    "unresolved_cuts",
 ]
 
 
@@ -311,10 +311,13 @@ def classless_bases_line(places: Sequence[tuple[str, int]], line: str) -> str:
     return said if line.startswith("none:") else f"{said}; {line}"
 
 
-def unresolved_cut(*path: str | int) -> Cut:
-    """How the unresolved rows of ``unlisted`` are cut (beside the answer's own rows)."""
-    return Cut("unresolved", (*path, "unresolved", EVERY),
-               "map_search text:true with a fileFilter lists them")
+def unresolved_cuts(*path: str | int) -> list[Cut]:
+    """How the unresolved rows of ``unlisted`` are cut (beside the answer's own rows), and
+    the lines where their receivers are bound with them (none left without its rows)."""
+    return [Cut("unresolved", (*path, "unresolved", EVERY),
+                "map_search text:true with a fileFilter lists them"),
+            Cut("receivers", (*path, "receivers", EVERY),
+                "map_search text:true with a fileFilter lists them")]
 
 
 _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
@@ -644,7 +647,7 @@ def references_answer(page: ReferencePage, symbol: Any, detail: Detail, next_pag
                                      judged=rendering == show), **more}
 
     cut = references_cut(page, next_page, ("references", EVERY))
-    cuts = [cut, unresolved_cut()] if extra and "unresolved" in extra else [cut]
+    cuts = [cut, *unresolved_cuts()] if extra and "unresolved" in extra else [cut]
     tiers = []
     shown = sum(map(len, (extra or {}).get("textLines", {}).values()))
     if shown:  # the text check's lines go first, unsaid (its line names their places)

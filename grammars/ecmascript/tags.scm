@@ -149,7 +149,7 @@
 (call_expression
   function: (subscript_expression
     object: (_) @reference.receiver
-    index: (string (string_fragment) @name.reference.call)))
+    index: (string . (string_fragment) @name.reference.call .)))
 (new_expression constructor: (identifier) @name.reference.call)
 (new_expression constructor: (member_expression property: (property_identifier) @name.reference.call))
 

@@ -134,6 +134,10 @@
   superclasses: (argument_list
     (subscript value: (attribute attribute: (identifier) @name.reference.inheritance))))
 
+; a forward reference: a class named in a string annotation (`Optional['Retry']`, `-> 'Job'`),
+; a use of it (rq, run 36: 10 such lines were "in strings" beside docstrings)
+((type (string (string_content) @name.reference.name))
+  (#match? @name.reference.name "^[A-Za-z_][A-Za-z_0-9]*$"))
 (decorator (identifier) @name.reference.decorator)
 (decorator (call function: (identifier) @name.reference.decorator))
 (decorator (attribute attribute: (identifier) @name.reference.decorator))

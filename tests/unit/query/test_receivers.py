@@ -1140,3 +1140,28 @@ def test_a_member_called_by_its_name_in_a_string_is_called() -> None:
     ts:src/handle.ts#handleAck @ src/handle.ts:3
     ts:src/client.ts#MqttClient.go @ src/client.ts:3
     ''')
+
+
+def test_a_class_named_in_a_string_annotation_is_used_there() -> None:
+    # rq (run 36): `Optional['Retry']`, `-> 'Dependency'` are forward references; they were
+    # "in strings" beside the docstrings, and the agent read them apart by hand
+    check('''
+    //- rq/retry.py
+    class Re$0try:
+        pass
+    //- rq/job.py
+    from typing import TYPE_CHECKING, Optional
+    if TYPE_CHECKING:
+        from rq.retry import Retry
+
+
+    def make(retry: Optional['Retry'] = None) -> 'Retry':
+        """A 'Retry' is made here."""
+        kept: 'Retry' = retry
+        label = 'Retry'
+        return kept
+    ''', references, '''
+    rq/job.py:3:26 import <module>
+    rq/job.py:6:27 name make
+    rq/job.py:8:12 name make
+    ''')

@@ -417,10 +417,12 @@ def test_a_text_search_takes_files_lines_and_other_tools_refuse_a_range(
         assert several["results"] == {
             "src/b.py": ["3 | value_3 = 3  # note", "4 | value_4 = 4  # note"],
             "src/a.py": ["7 | value_7 = 7  # note"]}, several
-        eleven = ",".join(f"src/a.py:{n}" for n in range(1, 12))
+        eleven = ",".join(f"src/f{n}.py:1" for n in range(1, 12))
+        too_many = call(ws, "map_search", {"query": "x", "text": True, "fileFilter": eleven})
+        assert "up to 10" in too_many["error"]["message"], too_many
         for args in ({"query": "", "text": True},
                      {"query": "", "text": True, "fileFilter": "src/a.py:9-3"},
-                     {"query": "x", "text": True, "fileFilter": eleven},  # more than 10
+                     {"query": "x", "text": True, "fileFilter": "src/a.py:1-2,src/a.py:4"},
                      {"query": "x", "text": True, "fileFilter": "!src/a.py:1-2"},
                      {"query": "x", "text": True, "fileFilter": "src/*.py:1-2"},
                      {"query": "x", "text": True, "fileFilter": "src/:1-2"},  # not one file
@@ -1018,10 +1020,10 @@ def test_subtypes_account_for_the_class_headers_naming_the_type(tmp_path: Path) 
         data = data["data"]
         assert data["types"] == ["src/a.ts#A 2", "src/a.ts#Wide 3"], data
         # (other.ts's B extends its own Base; Box only constrains its parameter by it)
-        assert data["text"] == ("4 class header line(s) name 'Base' among their bases: 2 "
-                                "the classes listed; 2 not src/a.ts:5 src/other.ts:2"), data
-        assert data["textLines"]["src/a.ts"] == [
-            "5 (not listed) | export class Box<T extends Base> {}"], data
+        assert data["text"] == ("3 class header line(s) name 'Base' among their bases: 2 "
+                                "the classes listed; 1 not src/other.ts:2"), data
+        assert data["textLines"] == {"src/other.ts": [
+            "2 (not listed) | export class B extends Base {}"]}, data
 
 
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
