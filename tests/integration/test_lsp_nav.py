@@ -536,7 +536,8 @@ def test_a_merged_answer_counts_what_it_lists(shop: Workspace) -> None:
     assert data["source"].startswith("lsp"), refs
     rows = sum(len(found) for found in data["references"].values())
     assert data["total"] == rows
-    assert f"hold the word besides its definition: {rows} listed;" in data["text"], refs
+    assert f"hold the word (imported under no other name) besides its definition: {rows} " \
+        "listed;" in data["text"], refs
     assert "src/shop/__init__.py:6" in data["text"], refs  # an `__all__` line: no use
 
 
