@@ -145,7 +145,7 @@ class FileFilter:
             (self.excluded if negated else self.included).append(pattern)
         if ranges:
             if not (ranged and taken and len(ranges) == len(self.included) <= MAX_RANGES
-                    and not self.excluded and len(set(self.included)) == len(self.included)):
+                    and not self.excluded):
                 raise BadArgs(_RANGE_REFUSED)
             self.ranges = [(path, *_line_range(found))
                            for path, found in zip(self.included, ranges, strict=True)]
@@ -174,7 +174,7 @@ class FileFilter:
 _LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
 MAX_RANGES = 10  # files' line ranges one text search takes
 _RANGE_REFUSED = ("line ranges ('src/a.py:40-60', several: 'src/a.py:1-9,src/b.py:40-60', "
-                  f"up to {MAX_RANGES}, each file once) are taken by map_search with text:true "
+                  f"up to {MAX_RANGES}) are taken by map_search with text:true "
                   "alone, each after one file's path, every pattern with one; other tools "
                   "filter whole files")
 

@@ -94,14 +94,28 @@ def text_search(root: Path, paths: list[str], needle: str, word: bool = False,
             total += 1
             if len(hits) < MAX_HITS:
                 at = found.start() if found is not None else text.find(needle)
-                hits.append(TextHit(path, number, excerpt(text, at), tag))
+                # a file's lines read as lines keep their indentation (run 37: whether a
+                # call was at module level could not be told from a range's lines)
+                indent = text[: len(text) - len(text.lstrip())] if lines is not None else ""
+                hits.append(TextHit(path, number, indent + excerpt(text, at), tag))
     return TextPage(hits, total, searched, len(paths), searched < len(paths))
 
 
 def joined(pages: list[TextPage]) -> TextPage:
-    """Several searches' pages as one, in their order (files' line ranges, one each)."""
-    hits = [hit for page in pages for hit in page.hits][:MAX_HITS]
-    return TextPage(hits, sum(page.total for page in pages), sum(page.files for page in pages),
+    """Several searches' pages as one (files' line ranges, one each; a file's several
+    ranges together, in the order asked), each line once."""
+    order: dict[str, int] = {}
+    seen: set[tuple[str, int]] = set()
+    hits: list[TextHit] = []
+    for page in pages:
+        for hit in page.hits:
+            order.setdefault(hit.path, len(order))
+            if (hit.path, hit.line) not in seen:
+                seen.add((hit.path, hit.line))
+                hits.append(hit)
+    hits.sort(key=lambda hit: order[hit.path])  # (stable: each file's ranges as asked)
+    files = {hit.path for hit in hits}
+    return TextPage(hits[:MAX_HITS], len(hits), len(files) or len(pages),
                     sum(page.candidates for page in pages), any(page.partial for page in pages))
 
 
