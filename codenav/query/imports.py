@@ -50,13 +50,15 @@ def names_module(key: str | None, path: str) -> bool:
 
 def _written_against(path: str) -> list[str]:
     """LIKE patterns of the keys an import resolved to ``path``'s module may have: its path
-    without extension (and without ``/index``), or its dotted name's last part. (``_`` and
-    ``%`` in a path only widen them: what they find is checked by ``names_module``.)"""
+    without extension (and without ``/index``), or with one, or its dotted name's last
+    part. (``_`` and ``%`` in a path only widen them: what they find is checked by
+    ``names_module``.)"""
     stem = path.rsplit(".", 1)[0]
     paths = sorted({stem, stem.removesuffix("/index")})
     dotted = stem.removesuffix("/__init__").rsplit("/", 1)[-1]
+    # (`P:src/util.ts::X`: a path written with its extension, `from '../util.ts'`)
     return [*(f"P:{p}" for p in paths), *(f"P:{p}::%" for p in paths),
-            f"I:%{dotted}", f"I:%{dotted}::%"]
+            *(f"P:{p}.%" for p in paths), f"I:%{dotted}", f"I:%{dotted}::%"]
 
 
 def importers(reader: MapReader, module: Node) -> list[ImportSite]:

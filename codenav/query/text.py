@@ -365,7 +365,8 @@ def base_lines(root: Path, paths: list[str], name: str, python: bool,
 _PY_BASES = re.compile(r"^\s*class\s+\w+\s*\((?P<bases>.*)")
 _ES_BASES = re.compile(
     r"\b(?:class|interface)\b(?:[^{=<]|<[^<>]*>)*?\b(?:extends|implements)\b(?P<bases>.*)")
-_ES_CONTINUED = re.compile(r"^\s*(?:extends|implements)\b(?P<bases>.*)")  # a header's next line
-_HEADER_LINES = 4
+# a header's next line (`> implements CollectionBase {` after a type parameter list)
+_ES_CONTINUED = re.compile(r"^\s*>?\s*(?:extends|implements)\b(?P<bases>.*)")
+_HEADER_LINES = 6  # (a type parameter list over several lines, then `extends`, `implements`)
 _HEADER_WIDTH = 400  # a longer line is no class header an agent reads
 _COMMENT_STARTS = ("#", "//", "/*", "*")

@@ -174,3 +174,16 @@ def test_an_index_modules_import_lines_include_those_naming_its_folder(tmp_path:
         assert files == ["src/c.ts", "src/e.ts", "src/layer/a.ts", "src/layer/sub/b.ts"], data
         assert data["text"] == ("all 4 import line(s) naming 'layer' (or its folder: './', "
                                 "'..') are in the files listed"), data
+
+
+def test_an_import_written_with_the_ts_extension_of_a_re_exported_name(tmp_path: Path) -> None:
+    # yaml (run 38): `import type { StringifyContext } from '../util.ts'`, a name util.ts
+    # re-exports: the importers of util.ts were none (the key kept the `.ts`)
+    with mapped(tmp_path, {
+            "src/stringify/stringify.ts": "export interface StringifyContext { x: number }\n",
+            "src/util.ts": "export type { StringifyContext } from './stringify/stringify.ts'\n",
+            "src/nodes/types.ts": "import type { StringifyContext } from '../util.ts'\n"
+                                  "export type C = StringifyContext\n"}) as ws:
+        files, data = importers(ws, "ts:src/util.ts")
+        assert files == ["src/nodes/types.ts"], data
+        assert data["text"].startswith("all 1 import line(s) naming 'util'"), data

@@ -1033,14 +1033,17 @@ def test_subtypes_account_for_the_class_headers_naming_the_type(tmp_path: Path) 
             "src/base.ts": "export class Base {}\n",
             "src/a.ts": "import { Base } from './base';\nexport class A extends Base {}\n"
                         "export class Wide<T extends object>\n  extends Base {}\n"
-                        "export class Box<T extends Base> {}\n",
+                        "export class Box<T extends Base> {}\n"
+                        # (yaml, run 38: the type parameters over lines, then `> implements`)
+                        "export class Long<\n  T extends object,\n  U = string\n"
+                        ">\n  extends Base\n{}\n",
             "src/other.ts": "export class Base {}\nexport class B extends Base {}\n"}) as ws:
         data = call(ws, "nav_type_hierarchy", {"symbol": "Base", "file": "src/base.ts",
                                                "source": "map", "direction": "subtypes"})
         data = data["data"]
-        assert data["types"] == ["src/a.ts#A 2", "src/a.ts#Wide 3"], data
+        assert data["types"] == ["src/a.ts#A 2", "src/a.ts#Wide 3", "src/a.ts#Long 6"], data
         # (other.ts's B extends its own Base; Box only constrains its parameter by it)
-        assert data["text"] == ("3 class header line(s) name 'Base' among their bases: 2 "
+        assert data["text"] == ("4 class header line(s) name 'Base' among their bases: 3 "
                                 "the classes listed; 1 not src/other.ts:2"), data
         assert data["textLines"] == {"src/other.ts": [
             "2 (not listed) | export class B extends Base {}"]}, data
