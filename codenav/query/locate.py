@@ -122,8 +122,11 @@ class FileFilter:
         self.ranges: list[tuple[str, int, int]] = []
         ranges: list[re.Match[str]] = []
         taken = True  # whether a range stands after one file's path alone
+        ranged_path: str | None = None  # the path of the range before (`a.py:38,74`)
         for written in (text or "").split(","):
             part = written.strip()
+            if ranged and ranged_path is not None and _MORE_LINES.fullmatch(part):
+                part = f"{ranged_path}:{part}"  # more lines of the same file (run 39)
             negated = part.startswith("!")
             pattern = part[1:].strip() if negated else part
             ranged_at = _LINE_RANGE.search(pattern)
@@ -133,6 +136,9 @@ class FileFilter:
                     raise BadArgs(_RANGE_REFUSED)
                 ranges.append(ranged_at)
                 taken = taken and not negated and not _is_glob(pattern)
+                ranged_path = pattern
+            else:
+                ranged_path = None
             if pattern:
                 require_relative(pattern, "fileFilter")
             pattern = pattern.lstrip("./")
@@ -172,6 +178,7 @@ class FileFilter:
 
 
 _LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
+_MORE_LINES = re.compile(r"\d{1,9}(?:-\d{1,9})?")  # `74` or `80-90` after `a.py:38`
 MAX_RANGES = 10  # files' line ranges one text search takes
 _RANGE_REFUSED = ("line ranges ('src/a.py:40-60', several: 'src/a.py:1-9,src/b.py:40-60', "
                   f"up to {MAX_RANGES}) are taken by map_search with text:true "

@@ -425,6 +425,13 @@ def test_a_text_search_takes_files_lines_and_other_tools_refuse_a_range(
                          "2 | value_2 = 2  # note", "3 | value_3 = 3  # note",
                          "4 | value_4 = 4  # note"],
             "src/b.py": ["1 | value_1 = 1  # note"]}, twice
+        # more lines of the file before, written bare (watchdog, run 39: `file:38,74`)
+        bare = call(ws, "map_search", {"query": "", "text": True,
+                                       "fileFilter": "src/a.py:3,7-8,src/b.py:2,4"})
+        assert bare["data"]["results"] == {
+            "src/a.py": ["3 | value_3 = 3  # note", "7 | value_7 = 7  # note",
+                         "8 | value_8 = 8  # note"],
+            "src/b.py": ["2 | value_2 = 2  # note", "4 | value_4 = 4  # note"]}, bare
         eleven = ",".join(f"src/f{n}.py:1" for n in range(1, 12))
         too_many = call(ws, "map_search", {"query": "x", "text": True, "fileFilter": eleven})
         assert "up to 10" in too_many["error"]["message"], too_many
