@@ -42,7 +42,7 @@ from codenav.query.locate import (
 )
 from codenav.query.receivers import Outside
 from codenav.query.source import Lines, excerpt
-from codenav.query.text import TextHit, TextPage
+from codenav.query.text import TextHit, TextPage, reads_text
 from codenav.store.read import MapReader, NameUse, Node
 from codenav.words import word_pattern
 
@@ -335,7 +335,7 @@ def other_uses(reader: MapReader, lines: Lines, nodes: Collection[Node], files: 
     return OtherUses(name, count, len(elsewhere - unresolved_at), kind, rows,
                      tuple(owner for owner, _ in owners.most_common()), frozenset(outside_at),
                      by_receiver, receiver_origins(reader, lines, unresolved)
-                     if rows and family(next(iter(nodes)).lang) in _ORIGIN_FAMILIES else ())
+                     if rows and reads_text(next(iter(nodes)).lang) else ())
 
 
 # Receivers the reader knows without a binding line; the lines looked up above a use for one.
@@ -343,8 +343,6 @@ _SELF_NAMES = frozenset({"self", "cls", "this", "super"})
 _ORIGIN_SPAN = 150
 _ORIGIN_LINE = 400  # characters of a line read for a binding (a longer one is skipped)
 MAX_ORIGINS = 12  # receivers' binding lines one answer shows
-# The languages whose bindings the text tells (Python's, JavaScript's and TypeScript's)
-_ORIGIN_FAMILIES = frozenset({family("py"), family("ts")})
 
 
 def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]

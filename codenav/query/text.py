@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codenav.files import read_source
 from codenav.index.discover import MAX_FILE_BYTES
-from codenav.index.languages import language_of
+from codenav.index.languages import family, language_of
 from codenav.index.literals import Place, comments_at, word_places
 from codenav.query.imports import names_module, without_extension
 from codenav.query.locate import FileFilter
@@ -24,7 +24,18 @@ from codenav.words import word_pattern
 
 __all__ = ["BaseLines", "ImportLines", "LiteralLines", "TextHit", "TextPage", "base_lines",
            "commented", "import_lines", "imported_modules", "joined", "literal_hits",
-           "text_files", "text_search"]
+           "reads_text", "text_files", "text_search"]
+
+# The languages whose imports, class headers and bindings the text checks read: Python's,
+# and JavaScript's and TypeScript's (one family)
+_READ_FAMILIES = frozenset({family("py"), family("ts")})
+
+
+def reads_text(lang: str) -> bool:
+    """Whether the text checks read language ``lang``'s imports, class headers and
+    bindings (``import_lines``, ``base_lines``, ``references.receiver_origins``)."""
+    return family(lang) in _READ_FAMILIES
+
 
 MAX_SCAN_BYTES = 200 << 20  # text read by one search
 MAX_SCAN_S = 3.0
@@ -50,6 +61,12 @@ class TextPage:
     files: int
     candidates: int
     partial: bool
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether lines may be missing from ``hits``: a bound stopped the search, or more
+        lines were found than kept."""
+        return self.partial or self.total > len(self.hits)
 
 
 def text_files(reader: MapReader, files: FileFilter, lang: str | None = None,
@@ -277,7 +294,7 @@ def import_lines(root: Path, paths: list[str], module: str, stem: str, python: b
         return "own" if any(names_module(key, module) for key in keys) else "other"
 
     page = text_search(root, paths, stem, word=True, keep=keep)
-    hits, partial = page.hits, page.partial or page.total > len(page.hits)
+    hits, partial = page.hits, page.incomplete
     folder = not python and posixpath.basename(without_extension(module)) == "index"
     if folder:
         # a folder's index module is imported as the folder too, without its name: `from
@@ -289,7 +306,7 @@ def import_lines(root: Path, paths: list[str], module: str, stem: str, python: b
             return "own" if any(names_module(key, module) for key in keys) else None
         unnamed = text_search(root, paths, "", keep=keep_folder)
         hits = sorted([*hits, *unnamed.hits], key=lambda hit: (hit.path, hit.line))
-        partial = partial or unnamed.partial or unnamed.total > len(unnamed.hits)
+        partial = partial or unnamed.incomplete
     counted = {"listed": 0, "unresolved": 0}
     others: list[tuple[str, int]] = []
     unlisted: list[TextHit] = []
@@ -356,8 +373,7 @@ def base_lines(root: Path, paths: list[str], name: str, python: bool,
                 for after in range(1, _HEADER_LINES)}
     unlisted = [hit for hit in page.hits
                 if (hit.path, hit.line) not in (heads if hit.tag == "head" else going_on)]
-    return BaseLines(name, len(page.hits) - len(unlisted), unlisted,
-                     page.partial or page.total > len(page.hits))
+    return BaseLines(name, len(page.hits) - len(unlisted), unlisted, page.incomplete)
 
 
 # `class X(Base, Other):` (Python: the bases in the parentheses); `class X<T> extends Base

@@ -30,6 +30,7 @@ from codenav.query.text import (
     TextPage,
     base_lines,
     import_lines,
+    reads_text,
     text_files,
     text_search,
 )
@@ -113,7 +114,7 @@ async def checked_text(ws: Workspace, reader: MapReader, nodes: Sequence[Node],
     # a module's own names may be imported under others: that none is, is worth saying (run
     # 35's agent asked for the importers of a default export to be sure)
     # (Python's and ES modules' imports, all of them searched: no fileFilter narrowing them)
-    if files.active or family(nodes[0].lang) not in (family("py"), family("ts")):
+    if files.active or not reads_text(nodes[0].lang):
         return check
     parents = reader.nodes_by_id(n.parent_id for n in nodes if n.parent_id is not None)
     return replace(check, importable=all(
@@ -128,7 +129,7 @@ async def checked_bases(ws: Workspace, reader: MapReader, node: Node,
     beside their modules left out as the answer leaves them), accounted for
     (``base_lines``); the files are read off the event loop. None where the class syntax is
     not one it reads (only Python's and TypeScript's or JavaScript's)."""
-    if family(node.lang) not in (family("py"), family("ts")):
+    if not reads_text(node.lang):
         return None
     paths = text_files(reader, files, langs=family_langs(node))
     python = family(node.lang) == family("py")
@@ -144,7 +145,7 @@ async def checked_imports(ws: Workspace, reader: MapReader, module: Node,
     listing its importers (``listed`` files; ``others``: what that answer says it leaves
     out), accounted for (``import_lines``); the files are read off the event loop. None
     where the import syntax is not one it reads (only Python's and ES modules')."""
-    if family(module.lang) not in (family("py"), family("ts")):
+    if not reads_text(module.lang):
         return None
     paths = text_files(reader, FileFilter(None), langs=family_langs(module))
     python = family(module.lang) == family("py")

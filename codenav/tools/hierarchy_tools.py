@@ -79,7 +79,6 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
     # one level of calls of one definition, as rows: grouped by file when some file has
     # several (a tree's rows, and the sections of several definitions, keep whole ids)
     one_level = params.depth == 1 and params.detail != "full" and not located.others
-    grouped = False
     sections = []
     warnings: list[str] = []
     sources = set()
@@ -92,7 +91,6 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
         symbol = (listed(candidate.node, params.detail, ctx.fresh)
                   if candidate.node is not None else candidate.name)
         by_file = calls_grouped(calls, candidate.node) if one_level else None
-        grouped = by_file is not None
         section: dict[str, Any] = {
             "symbol": symbol,
             "calls": by_file if by_file is not None else calls_rendered(
@@ -109,6 +107,7 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
     common = {"direction": params.direction, "depth": params.depth}
     if len(sections) == 1:
         data: dict[str, Any] = {**sections[0], **common, "source": sources.pop()}
+        grouped = isinstance(data["calls"], dict)  # (one level, by file)
         cut = Cut("calls", ("calls", EVERY), "Ask about one of the calls by id") if grouped \
             else Cut("calls", ("calls",), "Lower depth, or ask about one of the calls by id",
                      tree=True)

@@ -32,7 +32,7 @@ from codenav.query.references import (
     TextCheck,
 )
 from codenav.query.source import Lines
-from codenav.query.text import BaseLines, ImportLines, TextPage
+from codenav.query.text import BaseLines, ImportLines, TextHit, TextPage
 from codenav.store.read import Node
 from codenav.tools.rows import (
     OUTSIDE_ROOT,
@@ -391,7 +391,19 @@ def _first(names: Sequence[str], count: int) -> str:
     return ", ".join(names[:count]) + (" …" if len(names) > count else "")
 
 
-_IMPORT_LINES_SHOWN = 4  # import lines not listed shown with their code (the rest: places)
+_LINES_SHOWN = 4  # import or class header lines not listed shown with their code (the rest:
+# places)
+_STOPPED = "; the search stopped at its bound: there may be more"
+
+
+def _shown_lines(hits: Sequence[TextHit], mark: str) -> dict[str, Any]:
+    """``textLines`` of the first few lines a grep check did not find listed, with their
+    code (``"12 (import) | from .util import x"``); none: no key."""
+    out: dict[str, Any] = {}
+    for hit in hits[:_LINES_SHOWN]:
+        out.setdefault("textLines", {}).setdefault(hit.path, []).append(
+            f"{hit.line} ({mark}) | {hit.code}")
+    return out
 
 
 def base_text_entries(check: BaseLines) -> dict[str, Any]:
@@ -401,19 +413,15 @@ def base_text_entries(check: BaseLines) -> dict[str, Any]:
     their code) — runs 33-35: agents re-checked subtypes with references or a text search of
     'extends '."""
     name, lines = check.name, check.lines
-    stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
+    stopped = _STOPPED if check.partial else ""
     if not check.unlisted:
         return {"text": f"all {lines} class header line(s) naming {name!r} among their bases "
                         f"are the classes listed{stopped}"}
     places = [(hit.path, hit.line) for hit in check.unlisted]
-    out: dict[str, Any] = {
-        "text": f"{lines} class header line(s) name {name!r} among their bases: "
-                f"{check.listed} the classes listed; {len(places)} not "
-                f"{_places(places[:MAX_PLACES], len(places))}{stopped}"}
-    for hit in check.unlisted[:_IMPORT_LINES_SHOWN]:
-        out.setdefault("textLines", {}).setdefault(hit.path, []).append(
-            f"{hit.line} (not listed) | {hit.code}")
-    return out
+    return {"text": f"{lines} class header line(s) name {name!r} among their bases: "
+                    f"{check.listed} the classes listed; {len(places)} not "
+                    f"{_places(places[:MAX_PLACES], len(places))}{stopped}",
+            **_shown_lines(check.unlisted, "not listed")}
 
 
 def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[str, Any]:
@@ -424,7 +432,7 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
     and ``textLines`` (the few not listed, with their code)."""
     stem, lines = check.stem, check.lines
     named = f"{stem!r} (or its folder: './', '..')" if check.folder else repr(stem)
-    stopped = "; the search stopped at its bound: there may be more" if check.partial else ""
+    stopped = _STOPPED if check.partial else ""
     if lines == check.listed:
         return {"text": f"all {lines} import line(s) naming {named} are in the files "
                         f"listed{stopped}"}
@@ -436,14 +444,10 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
         where = ("(in the files listed or 'unlisted' counts)" if other_files <= set(said)
                  else _places(check.other[:MAX_PLACES], len(check.other)))
         parts.append(f"{len(check.other)} of another module so named {where}")
-    out: dict[str, Any] = {}
     if check.unlisted:
         places = [(hit.path, hit.line) for hit in check.unlisted]
         parts.append(f"{len(places)} not listed {_places(places[:MAX_PLACES], len(places))}")
-        for hit in check.unlisted[:_IMPORT_LINES_SHOWN]:
-            out.setdefault("textLines", {}).setdefault(hit.path, []).append(
-                f"{hit.line} (import) | {hit.code}")
-    return {"text": "; ".join(parts) + stopped, **out}
+    return {"text": "; ".join(parts) + stopped, **_shown_lines(check.unlisted, "import")}
 
 
 _NAMESAKES = 4  # the other definitions a text check names (the rest counted)
