@@ -189,9 +189,12 @@ def _parser() -> argparse.ArgumentParser:
     tools.set_defaults(run=_cmd_tools)
 
     call = commands.add_parser(
-        "call", help="call one tool: codenav call nav_references '{\"symbol\": \"Cls.meth\"}'",
+        "call", help="call a tool: codenav call nav_references '{\"symbol\": \"Cls.meth\"}'; "
+                     "several: TOOL 'JSON' TOOL 'JSON' …",
         add_help=False,
-        description="Call one tool, print its envelope (JSON). Exit 0 when ok, 1 when not, "
+        description="Call a tool, print its envelope (JSON); several calls in one command "
+                    "(TOOL 'JSON' TOOL 'JSON' …) print one envelope a line, in order. Exit 0 "
+                    "when every answer is ok, 1 when not, "
                     "2 when the command line is wrong (unknown tool, arguments not a JSON "
                     "object). `codenav call TOOL --help` lists the tool's arguments with an "
                     "example; `codenav call --list` lists the tools.")
@@ -199,7 +202,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="show the tool's arguments (or, without TOOL, this help)")
     call.add_argument("--list", action="store_true", help="list the tools")
     call.add_argument("tool", nargs="?", help="tool name, e.g. map_status")
-    call.add_argument("arguments", nargs="*", help="arguments as a JSON object")
+    call.add_argument("arguments", nargs="*",
+                      help="arguments as a JSON object; then, for more calls, TOOL JSON …")
     _root_options(call, positional=False)
     call.add_argument("--db", metavar="PATH", help="map file (default: ROOT/.codenav/map.db)")
     call.add_argument("--pretty", action="store_true", help="indent the JSON")
@@ -386,6 +390,12 @@ def _print_envelope(envelope: dict[str, Any], pretty: bool) -> None:
 
 
 def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
+    return _run_tools(args, [(tool, arguments)])
+
+
+def _run_tools(args: argparse.Namespace, calls: Sequence[tuple[str, Any]]) -> int:
+    """Answer each call in order, one envelope a line, from one workspace; exit 0 when
+    every answer is ok."""
     import anyio
 
     from codenav.tools.dispatch import call_tool
@@ -397,16 +407,17 @@ def _run_tool(args: argparse.Namespace, tool: str, arguments: Any) -> int:
     ws = _workspace(_choice(args), args.db, lsp=lsp,
                     lsp_background=False, trust=args.trust_project_config,
                     trust_map=args.trust_map, allow_large=args.allow_large_root)
+    all_ok = True
     try:
-        envelope = _warm_answer(args, ws, tool, arguments) if lsp != "off" else None
-        if envelope is None:
-            envelope = anyio.run(call_tool, ws, tool, arguments)
+        for tool, arguments in calls:
+            envelope = _warm_answer(args, ws, tool, arguments) if lsp != "off" else None
+            if envelope is None:
+                envelope = anyio.run(call_tool, ws, tool, arguments)
+            _print_envelope(envelope, args.pretty)
+            all_ok = all_ok and bool(envelope["ok"])
     finally:
         ws.close()
-    _print_envelope(envelope, args.pretty)
-    if envelope["ok"]:
-        return EXIT_OK
-    return EXIT_NEGATIVE
+    return EXIT_OK if all_ok else EXIT_NEGATIVE
 
 
 def _warm_answer(args: argparse.Namespace, ws: Any, tool: str,
@@ -416,7 +427,7 @@ def _warm_answer(args: argparse.Namespace, ws: Any, tool: str,
     started in the background and this call is answered here, from the map."""
     from codenav import warm
 
-    if not warm.enabled():
+    if not warm.enabled() or ws.warm_elsewhere:  # (asked, and one starting, this command)
         return None
     path = warm.socket_of(ws)
     if path is None:
@@ -472,17 +483,43 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if tool is None:
         raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "
                           + ", ".join(t.name for t in TOOLS))
-    text = _one_argument(args.arguments)
+    calls = [(tool.name, _call_arguments(tool.name, words, index, many))
+             for index, (tool, words, many) in enumerate(_split_calls(tool, args.arguments), 1)]
+    return _run_tools(args, calls)
+
+
+def _split_calls(first: Any, words: list[str]) -> list[tuple[Any, list[str], bool]]:
+    """``TOOL ARGS [TOOL ARGS …]``: the calls of one command, split at the words naming a
+    tool (no JSON argument reads as a tool's name, quoted or not: an object's words hold a
+    brace or a colon), each ``(tool, its words, whether the command holds several)``."""
+    from codenav.tools.registry import by_name
+
+    groups: list[tuple[Any, list[str]]] = [(first, [])]
+    for word in words:
+        tool = by_name(word)
+        if tool is not None:
+            groups.append((tool, []))
+        else:
+            groups[-1][1].append(word)
+    return [(tool, own, len(groups) > 1) for tool, own in groups]
+
+
+def _call_arguments(tool: str, words: list[str], index: int, many: bool) -> dict[str, Any]:
+    """One call's arguments from its words; a usage error names the call when the command
+    holds several."""
+    which = f"call {index} ({tool}): " if many else ""
+    text = _one_argument(words)
     try:
         arguments = json.loads(text)
     except json.JSONDecodeError as exc:
-        arguments = _expanded(args.arguments) or _unquoted(text)
+        arguments = _expanded(words) or _unquoted(text)
         if arguments is None:
-            raise _UsageError(f"arguments are not valid JSON: {exc} (quote the object for "
-                              "the shell: codenav call TOOL '{\"key\": \"value\"}')") from exc
+            raise _UsageError(f"{which}arguments are not valid JSON: {exc} (quote the object "
+                              "for the shell: codenav call TOOL '{\"key\": \"value\"}')") from exc
     if not isinstance(arguments, dict):
-        raise _UsageError("arguments must be a JSON object, e.g. '{\"query\": \"Parser\"}'")
-    return _run_tool(args, args.tool, arguments)
+        raise _UsageError(f"{which}arguments must be a JSON object, e.g. "
+                          "'{\"query\": \"Parser\"}'")
+    return arguments
 
 
 def _one_argument(words: list[str]) -> str:

@@ -23,6 +23,8 @@ def tool_list() -> str:
         "codenav call TOOL 'JSON'   (answers fit tokenBudget, default 2000 tokens; "
         "detail:\"full\" gives objects;",
         "  a cut list says so in dropped, with dropped.next: the call that continues)",
+        "  several questions, one command: codenav call TOOL 'JSON' TOOL 'JSON' … (an answer "
+        "a line, in order)",
         "nav_* target, one of: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
         "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
         "  source: \"auto\" (default: a ready language server's answer merged with the map's, "

@@ -45,6 +45,34 @@ def test_usage_errors_exit_2_without_an_envelope(tmp_path: Path) -> None:
         assert "codenav: error:" in done.stderr or "usage:" in done.stderr
 
 
+def test_several_calls_in_one_command_answer_a_line_each_in_order(tmp_path: Path) -> None:
+    # agents at a shell ask several questions a command (grep agents do: `grep …; grep …`)
+    root = write_tree(tmp_path / "repo", FILES)
+    assert run_codenav("index", root).returncode == 0
+    done = run_codenav("call", "map_search", '{"query": "Circle"}', "map_node",
+                       '{"symbol": "Circle.area"}', "map_status", "--root", root)
+    assert done.returncode == 0, done.stderr
+    first, second, third = (json.loads(line) for line in done.stdout.splitlines())
+    assert first["data"]["results"][0].startswith("py:lib/shapes.py#Circle ")
+    assert second["data"]["id"] == "py:lib/shapes.py#Circle.area"
+    assert third["data"]["built"] is True
+    # the same brace-expanded and unquoted forms as one call (words split at a tool's name)
+    done = run_codenav("call", "map_node", "symbol:Circle", "kinds:[method]", "map_node",
+                       "{symbol:Circle.area}", "--root", root)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["data"]["id"] for line in done.stdout.splitlines()] == \
+        ["py:lib/shapes.py#Circle", "py:lib/shapes.py#Circle.area"]
+    # one answer not ok: every answer still printed, exit 1
+    done = run_codenav("call", "map_node", '{"symbol": "Nowhere"}', "map_node",
+                       '{"symbol": "Circle"}', "--root", root)
+    assert done.returncode == 1
+    assert [json.loads(line)["ok"] for line in done.stdout.splitlines()] == [False, True]
+    # a bad argument anywhere: nothing runs, the call is named
+    done = run_codenav("call", "map_status", "map_node", "{not json", "--root", root)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "call 2 (map_node): arguments are not valid JSON" in done.stderr
+
+
 def test_an_object_whose_quotes_the_shell_took_is_read_back(tmp_path: Path) -> None:
     # `codenav call map_search {"query":"Circle","kinds":["class"]}` typed without the
     # outer quotes reaches codenav as {query:Circle,kinds:[class]}: agents do it often
