@@ -150,7 +150,10 @@ class FileFilter:
                 continue
             (self.excluded if negated else self.included).append(pattern)
         if ranges:
-            if not (ranged and taken and len(ranges) == len(self.included) <= MAX_RANGES
+            if len(ranges) > MAX_RANGES:
+                raise BadArgs(f"{len(ranges)} line ranges: one text search takes up to "
+                              f"{MAX_RANGES} (several lines of a file: 'a.py:31,62,80-90')")
+            if not (ranged and taken and len(ranges) == len(self.included)
                     and not self.excluded):
                 raise BadArgs(_RANGE_REFUSED)
             self.ranges = [(path, *_line_range(found))
@@ -179,7 +182,7 @@ class FileFilter:
 
 _LINE_RANGE = re.compile(r":(\d{1,9})(?:-(\d{1,9}))?$")
 _MORE_LINES = re.compile(r"\d{1,9}(?:-\d{1,9})?")  # `74` or `80-90` after `a.py:38`
-MAX_RANGES = 10  # files' line ranges one text search takes
+MAX_RANGES = 40  # files' line ranges one text search takes (an answer's call lines: run 36)
 _RANGE_REFUSED = ("line ranges ('src/a.py:40-60', several: 'src/a.py:1-9,src/b.py:40-60', "
                   f"up to {MAX_RANGES}) are taken by map_search with text:true "
                   "alone, each after one file's path, every pattern with one; other tools "
