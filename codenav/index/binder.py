@@ -34,7 +34,7 @@ from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
 from codenav.model import Definition, node_id
 
-__all__ = ["LOCAL", "TAG", "Binder", "extend_key"]
+__all__ = ["LOCAL", "STATIC", "TAG", "Binder", "extend_key"]
 
 LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
 # Marks a name of the tag namespace (a language's `tags`: C's `struct P`), bound and looked
@@ -50,6 +50,7 @@ _CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
 # an argument list, dropped from a value: ``f(a, b)`` -> ``f()``
 _ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
 _CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
+STATIC = re.compile(r"(?:^|\s)static\s")  # a static member's signature
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -127,10 +128,18 @@ class Binder:
         self._starts = [s.start for s in self.scopes]
         self._by_span = {(s.start, s.end): i for i, s in enumerate(self.scopes)}
         self._members: dict[tuple[int, str], int] = {}
+        self._statics: dict[tuple[int, str], int] = {}  # static members named like another
         for i, d in enumerate(defs):
             if not self._names_its_class(i) and (
                     d.parent < 0 or d.qname == f"{defs[d.parent].qname}.{d.name}"):
-                self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in namespace ns
+                if d.parent >= 0 and STATIC.search(d.signature or ""):
+                    # `Cls.text(…)` on the class itself: its static `text`; on an instance,
+                    # the other (grammY's InlineKeyboard, run 40)
+                    self._statics.setdefault((d.parent, d.name), i)
+                else:
+                    self._members.setdefault((d.parent, d.name), i)  # not Foo::bar in ns
+        for key, i in self._statics.items():
+            self._members.setdefault(key, i)
         self.star = False
         self.tags: set[int] = set()  # defs named in the tag namespace (see TAG)
         self.compiled_out: set[int] = set()  # defs the preprocessor compiles out
@@ -426,6 +435,9 @@ class Binder:
         kind, value = binding
         if kind == "def":
             assert isinstance(value, int)
+            static = self._statics.get((value, chain[0])) if chain else None  # on the class
+            if static is not None and static != self._members.get((value, chain[0])):
+                return self._member_chain(static, chain[1:]) if chain[1:] else (static, None)
             return self._member_chain(value, chain) if chain else (value, None)
         if kind == "import":
             return -1, extend_key(value, chain) if isinstance(value, str) else None
@@ -449,7 +461,10 @@ class Binder:
                         key = f"{key}|{guess}" if key else guess
                     return member, key
                 found, where = self._lookup(head, scope)
-                member, key = self._base(found, where, head, [*rest, *chain], depth + 1)
+                # an instance of the type (`kb = new InlineKeyboard()`): its members, not the
+                # class's static namesakes (`InlineKeyboard.text(…)`)
+                made = ["()"] if self.lang.static_namesakes and "()" not in rest else []
+                member, key = self._base(found, where, head, [*rest, *made, *chain], depth + 1)
                 if member < 0 and len(chain) == 1 and self.lang.guess_members and \
                         key is not None and self._returned_unknown(key):
                     # made by a call whose result the file cannot tell: guess as for any

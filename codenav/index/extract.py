@@ -18,7 +18,7 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
-from codenav.index.binder import LOCAL, TAG, Binder, extend_key
+from codenav.index.binder import LOCAL, STATIC, TAG, Binder, extend_key
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.overloads import Call, best
@@ -325,8 +325,15 @@ def extract(lang: Language, data: bytes, path: str = "",
         binder.tags = {i for i, cap in enumerate(captured)
                        if cap.name.parent is not None and cap.name.parent.type in tag_nodes}
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
-    for i, cap in enumerate(captured):
-        if cap.type is not None or cap.value is not None:
+    typed = [i for i, cap in enumerate(captured) if cap.type is not None or cap.value is not None]
+    for second in (False, True):
+        # twice for what a function returns: a method ending `return this.add(…)` may come
+        # before `add`, whose type the first pass has set by the second
+        for i in typed:
+            cap = captured[i]
+            if second and (cap.type is not None or i in binder.types or
+                           kept[i].kind not in ("function", "method")):
+                continue
             binder.set_type(i, _type_text(lang, cap.type, data) if cap.type is not None
                             else None,
                             _text(cap.value, data) if cap.value is not None else None,
@@ -565,7 +572,8 @@ def _resolve_defs(lang: Language, captures: dict[int, _DefCapture], data: bytes,
         name = name[sigil:]  # Ruby's `attr_reader :name` declares `name`
         if kind == "attribute":
             owner = _attribute_owner(lang, kept, captured, parent, cap, data, receivers)
-            if owner < 0 or (owner, name) in seen_vars or \
+            assigned = cap.name.parent is not None and cap.name.parent.type == "member_expression"
+            if owner < 0 or (owner, name) in seen_vars or (lang.declared_fields and assigned) or \
                     name in declared.get(ordinal_of[owner], ()):
                 continue  # not set on the receiver, set before, or declared: a reference
             seen_vars.add((owner, name))
@@ -1155,6 +1163,10 @@ def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]
             return next((i for i in candidates if defs[i].kind not in CALLABLE_KINDS), target)
         return target
     callables = [i for i in candidates if defs[i].kind in CALLABLE_KINDS]
+    if d.kind in CALLABLE_KINDS:  # static or not, as the binder found it (on the class or not)
+        static = STATIC.search(d.signature) is not None
+        callables = [i for i in callables
+                     if (STATIC.search(defs[i].signature) is not None) == static]
     if not callables or callables == [target]:
         return target
     pick = best([defs[i].signature for i in callables], call)

@@ -43,6 +43,8 @@ class Language:
     free_names: tuple[str, ...]  # where names bound nowhere in the file are looked up
     implicit_members: bool  # a bare name inside a method may be a member of its class
     related_members: bool = False  # references of a member include its overrides' and bases'
+    declared_fields: bool = False  # a field is declared in its class's body, never by `this.x =`
+    static_namesakes: bool = False  # a class may have a static and an instance member so named
     receiver_aliases: tuple[str, ...] = ()  # more keywords naming the receiver (PHP ``self``)
     separators: tuple[str, ...] = ()  # member separators besides "." (``->``, ``::``)
     sigil: str = ""  # a variable name's prefix dropped in receivers and types (PHP ``$``)
@@ -131,6 +133,8 @@ def languages() -> tuple[Language, ...]:
             free_names=tuple(row.get("free_names", ())),
             implicit_members=bool(row.get("implicit_members", False)),
             related_members=bool(row.get("related_members", False)),
+            declared_fields=bool(row.get("declared_fields", False)),
+            static_namesakes=bool(row.get("static_namesakes", False)),
             include=tuple(row.get("include", ())),
             namespaces=frozenset(row.get("namespaces", ())),
             receiver_aliases=tuple(row.get("receiver_aliases", ())),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from codenav.index.binder import TAG
+from codenav.index.binder import STATIC, TAG
 from codenav.index.languages import by_code, family
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
@@ -555,8 +555,25 @@ class Linker:
         call = _decoded(text) if hat else None
         if call is not None:  # called with these arguments: the overload that takes them
             found = self.resolve(base)
-            return self._overload(found, call) if found is not None else None
+            return self._overload(found, call, self._on_class(base)) \
+                if found is not None else None
         return self._resolve_plain(key)
+
+    def _on_class(self, base: str) -> bool | None:
+        """Whether the member ``base`` ends with is reached on its class itself
+        (``InlineKeyboard.text``: a static member) rather than on an instance
+        (``InlineKeyboard.().text``, a typed variable's); None when the key cannot tell."""
+        if "|" in base:
+            return None
+        cut = max(base.rfind("."), base.rfind("::"))
+        if cut <= 0:
+            return None
+        receiver = base[:cut]
+        if receiver.endswith("()"):
+            return False
+        node = self.resolve(receiver)
+        kind = self.kind(node) if node is not None else None
+        return None if node is None or kind is None else self._is_container(node, kind)
 
     def target(self, key: str) -> int | None:
         """The node a reference with ``key`` means: ``resolve``, and for a use that is no
@@ -575,10 +592,12 @@ class Linker:
                 return alternative.startswith(("V:", "A:"))
         return False
 
-    def _overload(self, node: int, call: Call | None) -> int:
+    def _overload(self, node: int, call: Call | None, on_class: bool | None = None) -> int:
         """Of the nodes named like ``node`` in its scope (a language with ``overloads``),
         the one a use means: for ``call``, the callable whose parameters fit it best (of a
-        class called, its constructor); for another use, a field rather than a method."""
+        class called, its constructor) among the static ones when called on the class
+        itself (``on_class``), else among the others (grammY's static and instance
+        ``InlineKeyboard.text``, run 40); for another use, a field rather than a method."""
         head = self._node_head(node)
         if head is None or head[0] is None or self._lang_of(node) not in self._overloads:
             return node
@@ -593,6 +612,9 @@ class Linker:
                 return node
             return next((n for n in namesakes if self.kind(n) not in CALLABLE_KINDS), node)
         callables = [n for n in namesakes if self.kind(n) in CALLABLE_KINDS]
+        if on_class is not None and parent != node and len(callables) > 1:
+            sided = [n for n in callables if self._static(n) == on_class]
+            callables = sided or callables
         if not callables or (len(callables) == 1 and callables[0] == node):
             return node
         signatures = [(self._node_head(n) or (None, "", ""))[2] for n in callables]
@@ -621,6 +643,11 @@ class Linker:
             if len(roots) > 1:
                 return None
         return roots.pop()
+
+    def _static(self, node: int) -> bool:
+        """Whether callable ``node`` is declared static (its signature says so)."""
+        head = self._node_head(node)
+        return head is not None and STATIC.search(head[2]) is not None
 
     def _node_head(self, node: int) -> tuple[int | None, str, str] | None:
         """A node's parent, name and (a callable's) signature."""
@@ -730,6 +757,8 @@ class Linker:
             if kind is not None and self._is_container(node, kind):
                 return node
             returns = self.type_of(node)
+            if returns is None and kind == "type":  # a type alias's value: its members
+                return node
             return self.resolve(returns) if returns else None
         if kind == "module":
             return self._in_module(node, name)

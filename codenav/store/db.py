@@ -44,7 +44,7 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 34
+SCHEMA_VERSION = 35
 # What each version changed (a map of another is rebuilt):
 # 34: a Python class named in a string annotation (`Optional['Retry']`) is a use of it;
 # 33: a JS/TS call of a member by its name in a string (`client['_sendPacket'](…)`) is a call of

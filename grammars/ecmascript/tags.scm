@@ -15,11 +15,15 @@
       (new_expression constructor: [(identifier) (member_expression)] @definition.type)) .))
   @definition.function
 ; … and one ending `return net` (a local made so: brain.js's test helper `xorNet()`, `const
-; net = new RNN(…); …; return net`), `return this.x` or `return this`: what it returns
+; net = new RNN(…); …; return net`), `return this.x`, `return this` or `return this.add(…)`
+; (what a call returns: grammY's `text()` ending `return this.add(…)`, which returns `this`):
+; what it returns
 (function_declaration
   name: (identifier) @name.definition.function
   body: (statement_block
-    (return_statement [(identifier) (member_expression) (this)] @definition.value) .))
+    (return_statement
+      [(identifier) (member_expression) (this)
+       (call_expression function: [(identifier) (member_expression)])] @definition.value) .))
   @definition.function
 (generator_function_declaration
   name: (identifier) @name.definition.function) @definition.function
@@ -32,7 +36,9 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method
     body: (statement_block
-      (return_statement [(identifier) (member_expression) (this)] @definition.value) .))
+      (return_statement
+        [(identifier) (member_expression) (this)
+         (call_expression function: [(identifier) (member_expression)])] @definition.value) .))
   @definition.method)
 ; … and a method so ending (zrender's `BoundingRect.clone()`: `return new BoundingRect(…)`)
 (class_body
