@@ -566,13 +566,25 @@ def references_of(reader: MapReader, node: Node) -> list[RefHit]:
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value", "variant"})
 
 
+# A value that is a function (`protected _getClaims = async (text) =>`, `x = function ()`):
+# code, whose uses are its own (oidc-client-ts's arrow field, run 41)
+_FUNCTION_VALUE = re.compile(
+    r"(?<![=!<>])=\s*(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?"
+    r"(?:\((?:[^()]|\([^()]*\))*\)|[\w$]+)\s*(?::[^=]*?)?=>)")
+
+
+def _holds_value(node: Node) -> bool:
+    return node.kind in _VALUE_KINDS and _FUNCTION_VALUE.search(node.signature or "") is None
+
+
 def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
     """The node each scope id stands for as a use's enclosing definition: itself, or for a
     value (a variable, constant or field holding what was computed) the function, method,
-    class or file around it (none when that is not in the map)."""
+    class or file around it (none when that is not in the map); a field or variable whose
+    value is a function (an arrow function in a class field) is itself."""
     nodes = reader.nodes_by_id(ids)
     for _ in range(4):  # values nest a few deep at most (a field of a class in a namespace)
-        wanted = {n.parent_id for n in nodes.values() if n.kind in _VALUE_KINDS and
+        wanted = {n.parent_id for n in nodes.values() if _holds_value(n) and
                   n.parent_id is not None and n.parent_id not in nodes}
         if not wanted:
             break
@@ -580,7 +592,7 @@ def enclosing_scopes(reader: MapReader, ids: set[int]) -> dict[int, Node]:
     out: dict[int, Node] = {}
     for scope in ids:
         node = nodes.get(scope)
-        while node is not None and node.kind in _VALUE_KINDS and node.parent_id is not None:
+        while node is not None and _holds_value(node) and node.parent_id is not None:
             node = nodes.get(node.parent_id)
         if node is not None:
             out[scope] = node

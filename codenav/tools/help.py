@@ -20,16 +20,16 @@ def tool_list() -> str:
     """Every tool in one screen: what it answers, its own arguments and one call; what the
     tools share said once above them (an agent needs no ``--help`` to use any)."""
     lines = [
-        "codenav call TOOL 'JSON'   (answers fit tokenBudget, default 2000 tokens; "
-        "detail:\"full\" gives objects;",
-        "  a cut list says so in dropped, with dropped.next: the call that continues)",
-        "  several questions, one command: codenav call TOOL 'JSON' TOOL 'JSON' … (an answer "
-        "a line, in order)",
+        "codenav call TOOL 'JSON' [TOOL 'JSON' …]   (several questions, one command: an "
+        "answer a line, in order;",
+        "  answers fit tokenBudget, default 2000 tokens: a cut list says so in dropped, with "
+        "dropped.next: the call that continues)",
         "nav_* target, one of: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
         "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
         "  source: \"auto\" (default: a ready language server's answer merged with the map's, "
         "else the map's; one call is enough) | \"lsp\" | \"map\".",
-        "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone.",
+        "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone; "
+        "a row naming no function is in the one above's.",
         "  References, callers, subtypes and importers say in \"unlisted\" what they leave "
         "out of the name's uses in code (\"none…\": complete); uses on a receiver of",
         "  unknown type are listed under \"unresolved\" (code, or receiver and lines): judge "
@@ -38,6 +38,8 @@ def tool_list() -> str:
         "other definitions', comments …).",
         "fileFilter? (where a tool has it): a path prefix or glob, \"tests/\", \"src/**/*.py\"; "
         "\"!tests/\" leaves those files out; several: \"!dist/,!docs/\".",
+        "kinds?: class, interface, enum, type, function, method, constructor, property, field, "
+        "variable, constant, module.",
         "",
     ]
     for tool in TOOLS:

@@ -285,7 +285,7 @@ async def map_outline(ws: Workspace, params: OutlineParams, ctx: CallContext) ->
     return outline_answer(
         data, "symbols", found, offset=params.offset, detail=params.detail,
         page=Page("map_outline", params.continuation(), params.offset), fresh=fresh,
-        counts=True, warnings=[],
+        counts=True, warnings=[], names_only=True,
         hint="Ask map_node with include:['children'] for one class")
 
 
@@ -563,13 +563,15 @@ MAP_SEARCH = ToolSpec(
 )
 MAP_OUTLINE = ToolSpec(
     name="map_outline",
-    brief="every definition of a file with lines and signatures",
+    brief="every definition of a file with lines and parameter names (one class's members: "
+          "map_node; a whole signature: nav_hover)",
     order=5,
-    description="Every definition in one file, nested, with lines and signatures: far "
-                "cheaper than reading it.",
+    description="Every definition in one file, nested, with lines and parameters by name "
+                "(types and return types left out: nav_hover or map_node gives a whole "
+                "signature): far cheaper than reading it.",
     params=OutlineParams, handler=map_outline,
     arguments="`file`, `kinds?`, `offset?`, `detail?`",
-    returns="`symbols` rows in source order (signatures, then names, then counts; paged)",
+    returns="`symbols` rows in source order (parameter names, then names, then counts; paged)",
     example={"file": "src/app/models.py", "kinds": ["class", "method"]},
 )
 MAP_NODE = ToolSpec(

@@ -278,7 +278,7 @@ async def nav_hover(ws: Workspace, params: NavParams, ctx: CallContext) -> Answe
     if live.answered:
         text = hover_text(live.result)
         if located.node is not None and located.node.lang == "py":
-            text = _without_unknowns(text)
+            text = _as_annotated(located.node, _without_unknowns(text))
         if text or located.node is None or params.source == "lsp":
             data = {"symbol": located.name, "hover": text, "source": "lsp"}
             if located.node is not None:
@@ -316,6 +316,42 @@ def _without_unknowns(hover: str) -> str:
     None``) parameter types and ``Self@X`` receivers (Template.__init__'s 27 parameters:
     1.4 KB -> 0.9 KB)."""
     return _SELF.sub(r"\1", _UNKNOWN.sub("", hover))
+
+
+def _as_annotated(node: Node, hover: str) -> str:
+    """A Python hover without the types the server infers for parameters the code leaves
+    unannotated (gunicorn's ``load_class(uri, default="…")`` hovered as ``default: str =
+    "…"``: an agent read two more calls to learn whether ``str`` was written, run 43)."""
+    if node.kind not in CALLABLE_KINDS or not node.signature:
+        return hover
+    for written in _parameters(one_line(node.signature)):
+        name = written.split("=", 1)[0].strip().lstrip("*")
+        if ":" in name or not name.isidentifier() or name in ("self", "cls"):
+            continue
+        out, at = [], 0
+        for found in re.finditer(rf"(?<![\w.]){re.escape(name)}:", hover):
+            out.append(hover[at:found.end() - 1])
+            at = _annotation_end(hover, found.end())
+        hover = "".join(out) + hover[at:]
+    return hover
+
+
+def _annotation_end(text: str, start: int) -> int:
+    """Where the annotation starting at ``start`` ends: the first ``=``, ``,`` or ``)`` (or
+    line end) outside its brackets, spaces before it kept."""
+    depth = 0
+    for at in range(start, len(text)):
+        char = text[at]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif depth == 0 and (char in "=,)\n"):
+            end = at
+            while end > start and text[end - 1] == " ":
+                end -= 1
+            return end
+    return len(text)
 
 
 def _declared_apart(node: Node | None, hover: str) -> str | None:

@@ -975,11 +975,13 @@ def edit_rows(path: str, edits: Sequence[Edit], lines: Lines, new_name: str,
 
 def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset: int,
                    detail: Detail, page: Page, fresh: Freshness, counts: bool,
-                   warnings: list[str], hint: str, signatures: bool = True) -> Answer:
+                   warnings: list[str], hint: str, signatures: bool = True,
+                   names_only: bool = False) -> Answer:
     """``data`` with the page of ``found`` starting at ``offset`` under ``key``: rows and
     their cheaper tiers (``counts``: a tier of top-level rows with members counted), or with
     ``detail`` full, nested objects. Without ``signatures``, the rows are names with their
-    lines from the start (a class's members: what they are, not how they are called)."""
+    lines from the start (a class's members: what they are, not how they are called);
+    ``names_only``: callables' parameters by name, without types (an outline's rows)."""
     shown = found[offset:]
     if detail == "full":
         data = {**data, key: _nested(shown, fresh)}
@@ -989,7 +991,7 @@ def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset
     if not signatures:
         rows = [outline_row(e.node, e.depth, False) for e in shown]
         return Answer({**data, key: rows}, cuts=[cut], warnings=warnings)
-    rows = [outline_row(e.node, e.depth, True) for e in shown]
+    rows = [outline_row(e.node, e.depth, True, names_only=names_only) for e in shown]
     named = sum(1 for e in shown if e.node.signature)
     tiers = [Tier({**data, key: [_name_row(e) for e in shown]}, "signatures", named,
                   f"the signatures of {named} symbols (listed by name and line)",

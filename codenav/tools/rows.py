@@ -105,6 +105,82 @@ def short_signature(signature: str, limit: int = SIGNATURE, name: str | None = N
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def parameter_list(signature: str) -> str:
+    """A signature's parameters by name, their types and its return type left out (what
+    an outline row needs: the whole signature is map_node's or nav_hover's):
+    ``(text: string | Button, data = typeof text === "string" ? text : text.text): Btn``
+    -> ``(text, data = typeof text === "string"…)``. Only where types follow names after a
+    colon (Python, TypeScript); a default is kept, cut at 24 characters. A signature with
+    no parameter list is returned as it is."""
+    start = _top_level(signature, "(")
+    if start < 0:
+        return signature
+    end, depth = start, 0
+    for end in range(start, len(signature)):
+        if signature[end] in "([{<":
+            depth += 1
+        elif signature[end] in ")]}>" and not (signature[end] == ">" and
+                                              signature[end - 1] == "="):
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return signature  # a list never closed: a cut signature, left as it is
+    kept = [_parameter_name(part) for part in _split_top(signature[start + 1:end])]
+    return signature[:start] + "(" + ", ".join(p for p in kept if p) + ")"
+
+
+def _parameter_name(parameter: str) -> str:
+    """One parameter without its type: ``x?: T = 1`` -> ``x? = 1``."""
+    parameter = parameter.strip()
+    equals = _top_level(parameter, "=")
+    head, default = (parameter[:equals], parameter[equals + 1:]) if equals >= 0 else \
+        (parameter, "")
+    colon = _top_level(head, ":")
+    name = (head[:colon] if colon >= 0 else head).strip()
+    if not default:
+        return name
+    default = default.strip()
+    default = default if len(default) <= 24 else default[:23] + "…"
+    spaced = equals > 0 and parameter[equals - 1] == " "
+    return f"{name} = {default}" if spaced else f"{name}={default}"
+
+
+def _top_level(text: str, char: str) -> int:
+    """Where ``char`` first stands outside brackets and strings in ``text`` (an ``=`` not
+    part of ``=>``, ``==``, ``<=``, ``>=`` or ``!=``), -1 when nowhere."""
+    depth, quote = 0, ""
+    for at, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote and text[at - 1] != "\\" else quote
+        elif c in "'\"`":
+            quote = c
+        elif c == char and depth == 0 and (char != "=" or (
+                text[at + 1:at + 2] not in ("=", ">") and text[at - 1:at] not in "=!<>")):
+            return at
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "<" and char != "<" and at and (text[at - 1].isalnum() or text[at - 1] == "_"):
+            depth += 1  # a generic's arguments: `Map<K, V>`
+        elif c == ">" and text[at - 1:at] != "=" and depth > 0:
+            depth -= 1
+    return -1
+
+
+def _split_top(text: str) -> list[str]:
+    """``text`` split at its commas outside brackets, generics and strings."""
+    out, at = [], 0
+    while True:
+        comma = _top_level(text[at:], ",")
+        if comma < 0:
+            out.append(text[at:])
+            return [part for part in out if part.strip()]
+        out.append(text[at:at + comma])
+        at += comma + 1
+
+
 def bare_signature(signature: str, name: str) -> str:
     """A signature without the declaring keyword and the name a row already shows:
     ``def f(x) -> int`` → ``(x) -> int``, ``class C(Base)`` → ``(Base)``, ``export async
@@ -185,18 +261,31 @@ def related_row(node: Node, symbol: Node | None, signature: bool = True,
     return row
 
 
-def outline_row(node: Node, depth: int, signature: bool, end: bool = True) -> str:
+def outline_row(node: Node, depth: int, signature: bool, end: bool = True,
+                names_only: bool = False) -> str:
     """One symbol of an outline, indented by its nesting (without ``end``, only the line its
     name is on); the name keeps a ``~n`` suffix (a second definition of the same name); a
-    static method says so (`` (static)``)."""
+    static method says so (`` (static)``). ``names_only``: a callable's parameters by name
+    (``parameter_list``) where the language writes types after them."""
     lines = span(node.name_line, node.end_line) if end else str(node.name_line)
     row = f"{INDENT * depth}{lines} {node.kind} {node.shown_name}"
-    if node.static and node.kind in CALLABLE_KINDS:  # (beside an instance namesake: two)
+    static = node.static and node.kind in CALLABLE_KINDS  # (beside an instance namesake: two)
+    if static:
         row += " (static)"
     if signature and node.signature:
-        bare = short_signature(node.signature, name=node.name)
+        bare = bare_signature(one_line(node.signature), node.name)
+        if names_only and (node.kind in CALLABLE_KINDS or node.kind == "property") and \
+                _NAMES_FIRST.get(node.lang):
+            bare = parameter_list(bare)
+            bare = bare[len("static"):].lstrip() if static and bare.startswith("static") \
+                else bare
+        bare = short_signature(bare)
         row += f" | {bare}" if bare else ""
     return row
+
+
+# languages whose parameters are written `name: type`: an outline row keeps the names
+_NAMES_FIRST = {"py": True, "ts": True, "tsx": True, "js": True, "jsx": True}
 
 
 def ref_row(line: int, col: int | None, kind: str, scope: str | None, code: str | None,

@@ -229,6 +229,34 @@ def test_django_get_normalized_value_callers_are_methods() -> None:
     ''')
 
 
+def test_an_arrow_function_in_a_class_field_is_its_calls_caller() -> None:
+    # oidc-client-ts (run 41): `protected _getClaimsFromJwt = async (text) => {…}` calls
+    # JwtUtils.decode; the caller was said to be the class UserInfoService
+    check('''
+    //- jwt.ts
+    export class JwtUtils {
+        public static de$0code(token: string): string {
+            return token;
+        }
+    }
+    //- info.ts
+    import { JwtUtils } from "./jwt";
+
+    export class UserInfoService {
+        private readonly _name = JwtUtils.decode("x");
+        protected _getClaims = async (text: string): Promise<string> => {
+            const payload = JwtUtils.decode(text);
+            return payload;
+        };
+        private _check = (): string => JwtUtils.decode("y");
+    }
+    ''', callers, '''
+    ts:info.ts#UserInfoService @ info.ts:4
+    ts:info.ts#UserInfoService._getClaims @ info.ts:6
+    ts:info.ts#UserInfoService._check @ info.ts:9
+    ''')
+
+
 def test_an_untyped_receiver_named_like_a_class_family() -> None:
     # requests: `adapter = self.get_adapter(url=request.url)` then `adapter.send(request)`:
     # no type, but the variable's name ends the names of one class family
