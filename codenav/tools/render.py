@@ -331,14 +331,15 @@ _CHECKED = {"unresolved": "unknown receiver (under 'unresolved')",
 
 # Places a text check names per category: every one up to MAX_PLACES (a "+N more" sends the
 # reader to grep for them), else this many; the unresolved are listed under their own key.
-_PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declared": 5,
+_PLACES = {"unresolved": 0, "unattributed": 8, "other": 10, "later": 6, "declared": 4,
            "module": 8, "comment": 4, "string": 4, "no use": 8, "not call": 6,
            "not inheritance": 6}
-# Categories whose places are listed whole only up to a dozen: no use of the name, told by
+# Categories whose places are listed whole only up to a few: no use of the name, told by
 # the file's parse (run 20's 31 comment and string places of `Range` cost 1 KB of a 3.5 KB
 # answer; run 22's "+2 more" of 6 strings sent an agent to grep for them)
-_FEW = frozenset({"comment", "string"})
-_FEW_WHOLE = 12
+# (and definitions of the name up to 6: run 42's 17 overrides of describe_mismatch listed cost
+# 0.9 KB, "bookkeeping" to its agent)
+_FEW = {"comment": 12, "string": 12, "declared": 6}
 
 
 # How a line a text check shows is marked: what it is, when it is no use of the name.
@@ -364,6 +365,7 @@ def text_line(check: TextCheck) -> str:
     """The text search an agent would run after the answer, accounted for in one line: how
     many lines hold the name, how many the answer lists, and what the others are, where."""
     name, lines = check.name, check.lines
+    lines_shown = {(path, line) for path, line, _, _ in check.shown}
     word = (f"the word or a name it is imported as ({_first(check.aliases, 5)})"
             if check.aliases else "the word (imported under no other name)"
             if check.importable else "the word")
@@ -378,8 +380,10 @@ def text_line(check: TextCheck) -> str:
         if category == "other" and check.others:  # which namesakes: what a grep would tell
             label += f" ({_namesakes(check.others)})"
         limit = _PLACES.get(category, 6)
-        whole = _FEW_WHOLE if category in _FEW else MAX_PLACES
+        whole = _FEW.get(category, MAX_PLACES)
         shown = places if limit and count <= whole else places[:limit]
+        if shown and count == len(shown) and all(place in lines_shown for place in shown):
+            shown = ()  # each one under textLines, with its code
         where = " " + _places(shown, count) if shown else ""
         parts.append(f"{count} {label}{where}")
     more = " (the search stopped at its bound)" if check.partial else ""

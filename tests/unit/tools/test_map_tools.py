@@ -476,7 +476,10 @@ def test_the_text_check_searches_the_names_a_definition_is_imported_as(tmp_path:
         assert refs["total"] == 5, refs
         assert refs["text"] == (
             "6 line(s) hold the word or a name it is imported as (Debug, debug) besides its "
-            "definition: 4 listed; 1 comments lib/a.ts:3; 1 in strings test/t.ts:4"), refs
+            "definition: 4 listed; 1 comments; 1 in strings"), refs
+        # (their places are under textLines, with their code)
+        assert [row.split(" ", 2)[:2] for rows in refs["textLines"].values() for row in rows] \
+            == [["3", "(comment)"], ["4", "(string)"]], refs
 
 
 def test_an_unattributed_use_that_is_not_a_call_is_said_so(tmp_path: Path) -> None:
@@ -494,7 +497,9 @@ def test_an_unattributed_use_that_is_not_a_call_is_said_so(tmp_path: Path) -> No
         calls = call(ws, "nav_call_hierarchy", {"symbol": "Node.clear_cache",
                                                 "direction": "incoming"})["data"]
         assert calls["text"] == ("2 line(s) hold the word besides its definition: 1 listed; "
-                                 "1 uses of no definition the map knows node.py:8"), calls
+                                 "1 uses of no definition the map knows"), calls
+        assert calls["textLines"] == {"node.py": ["8 (unknown) | hooks = [other.clear_cache]"]}, \
+            calls
         assert "unresolved" not in calls, calls
     finally:
         ws.close()
@@ -599,8 +604,10 @@ def test_lines_of_a_commented_out_block_are_said_to_be_comments(tmp_path: Path) 
                           "it('isPaused', () => {});\n"}) as ws:
         refs = call(ws, "nav_references", {"symbol": "Queue.isPaused"})["data"]
         assert refs["text"] == (
-            "3 line(s) hold the word besides its definition: 1 listed; 1 comments "
-            "test/q.test.ts:6; 1 in strings test/q.test.ts:9"), refs
+            "3 line(s) hold the word besides its definition: 1 listed; 1 comments; 1 in strings"
+        ), refs
+        assert [row.split(" ", 2)[:2] for row in refs["textLines"]["test/q.test.ts"]] == \
+            [["6", "(comment)"], ["9", "(string)"]], refs
         found = call(ws, "map_search", {"query": "queue.isPaused", "text": True})["data"]
         assert found["results"] == {"test/q.test.ts": [
             "3 | queue.isPaused();", "6 (comment) | return queue.isPaused();"]}, found
@@ -969,8 +976,8 @@ def test_import_lines_naming_the_module_only_are_told_apart(tmp_path: Path) -> N
         data = call(ws, "nav_references", {"symbol": "Gradient", "file": "src/Gradient.ts",
                                            "source": "map", "show": "lines"})["data"]
         assert list(data["references"]) == ["src/Linear.ts"], data
-        assert "1 imports with the word only in the module path (other names imported) " \
-            "src/paint.ts:1" in data["text"], data
+        assert data["text"].endswith(
+            "1 imports with the word only in the module path (other names imported)"), data
         assert data["textLines"]["src/paint.ts"] == [
             "1 (module path) | import { GradientObject } from './Gradient';"], data
 
