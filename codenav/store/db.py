@@ -44,8 +44,11 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 35
+SCHEMA_VERSION = 36
 # What each version changed (a map of another is rebuilt):
+# 36: a Python `x = property(…)` in a class body is a property; 35: TS declares no field by
+# `this.x =`, a JS/TS function ending `return this.m(…)` returns what m does, a static and an
+# instance member of one name told apart (TS keys an instance's members `Cls.().m`);
 # 34: a Python class named in a string annotation (`Optional['Retry']`) is a use of it;
 # 33: a JS/TS call of a member by its name in a string (`client['_sendPacket'](…)`) is a call of
 # it; 32: a JS/TS class expression in an array or a property's value is a class; 31: a JS/TS

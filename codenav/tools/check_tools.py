@@ -119,7 +119,7 @@ NAV_DIAGNOSTICS = ToolSpec(
     brief="errors and warnings of one file",
     order=13,
     description="Errors and warnings of one file from its language server (the map: "
-                "syntax errors), errors first.",
+                "syntax errors).",
     params=DiagnosticsParams, handler=nav_diagnostics,
     arguments="`file`, `offset?`, `source?`, `detail?`",
     returns="`diagnostics` (· severity, line); map fallback = tree-sitter syntax errors",
@@ -130,8 +130,8 @@ NAV_RENAME_PREVIEW = ToolSpec(
     brief="the edits a rename would make (nothing is changed)",
     order=14,
     needs_links=True,
-    description="The edits renaming a symbol to newName would make, per file. Read-only: "
-                "nothing is changed.",
+    description="The edits renaming a symbol to newName would make, per file (nothing is "
+                "changed).",
     params=RenameParams, handler=nav_rename_preview,
     arguments="id or position, `newName`, `source?`, `detail?`",
     returns="`files`: edits per file (never applied; read-only)",

@@ -57,6 +57,8 @@ class CallHierarchyParams(NavParams):
     direction: Literal["incoming", "outgoing"] = Field(
         description="incoming: callers; outgoing: callees")
     depth: int = Field(default=1, ge=1, le=3, description="Levels, 1-3")
+    fileFilter: str | None = Field(default=None, max_length=1000,
+                                   description="Prefix or glob; !x excludes; a,b")
 
 
 MAX_TYPE_DEPTH = 10
@@ -75,7 +77,8 @@ class TypeHierarchyParams(NavParams):
 async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
-    code_files = without_stubs(reader, FileFilter(None))
+    # (nav_references takes a fileFilter: an agent passed one here too, run 44)
+    code_files = without_stubs(reader, FileFilter(params.fileFilter))
     # one level of calls of one definition, as rows: grouped by file when some file has
     # several (a tree's rows, and the sections of several definitions, keep whole ids)
     one_level = params.depth == 1 and params.detail != "full" and not located.others
@@ -84,6 +87,8 @@ async def nav_call_hierarchy(ws: Workspace, params: CallHierarchyParams,
     sources = set()
     for candidate in located.each():
         calls, source, notes = await _calls_of(ws, reader, candidate, params)
+        if params.fileFilter is not None:  # the callers (callees) in those files
+            calls = [call for call in calls if code_files(call.other.path)]
         warnings += notes
         if params.direction == "incoming" and candidate.node is not None:
             warnings += overridden_warning(candidate.node, overridden(reader, candidate.node))
@@ -245,10 +250,10 @@ NAV_CALL_HIERARCHY = ToolSpec(
     order=11,
     needs_links=True,
     description="Who calls a function (incoming) or what it calls (outgoing), up to 3 levels, "
-                "with the lines of the call sites.",
+                "with call lines.",
     params=CallHierarchyParams, handler=nav_call_hierarchy,
-    arguments="id or position, `direction` incoming/outgoing, `depth?` 1–3, `source?`, "
-              "`detail?`",
+    arguments="id or position, `direction` incoming/outgoing, `depth?` 1–3, `fileFilter?`, "
+              "`source?`, `detail?`",
     returns="`calls` tree with call-site lines (· hub score); one level: grouped by file "
             "where a file has several",
     example={"symbol": "Session.send", "direction": "incoming"},
@@ -258,8 +263,8 @@ NAV_TYPE_HIERARCHY = ToolSpec(
     brief="direct subtypes or supertypes (depth: further levels, each row with its level)",
     order=12,
     needs_links=True,
-    description="Direct base types (supertypes) or derived types (subtypes) of a class or "
-                "interface, or `depth` levels.",
+    description="Base types (supertypes) or derived types (subtypes) of a class or "
+                "interface, `depth` levels.",
     params=TypeHierarchyParams, handler=nav_type_hierarchy,
     arguments="id or position, `direction` supertypes/subtypes, `depth?` 1–10 (1: direct), "
               "`offset?`, `source?`, `detail?`",

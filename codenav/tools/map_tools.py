@@ -566,9 +566,8 @@ MAP_OUTLINE = ToolSpec(
     brief="every definition of a file with lines and parameter names (one class's members: "
           "map_node; a whole signature: nav_hover)",
     order=5,
-    description="Every definition in one file, nested, with lines and parameters by name "
-                "(types and return types left out: nav_hover or map_node gives a whole "
-                "signature): far cheaper than reading it.",
+    description="Every definition in one file, nested, with lines and parameters: far "
+                "cheaper than reading it.",
     params=OutlineParams, handler=map_outline,
     arguments="`file`, `kinds?`, `offset?`, `detail?`",
     returns="`symbols` rows in source order (parameter names, then names, then counts; paged)",
@@ -594,7 +593,7 @@ MAP_NEIGHBORS = ToolSpec(
     order=7,
     needs_links=True,
     description="What a definition calls, references, imports, inherits or contains (out), "
-                "or what does so to it (in), up to 3 hops.",
+                "or what does so to it (in).",
     params=NeighborsParams, handler=map_neighbors,
     arguments="`id`, `edgeKinds?` ⊆ calls, references, imports, inherits, contains, "
               "`direction?` in/out/both, `depth?` 1–3, `offset?`, `detail?`",

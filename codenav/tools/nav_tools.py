@@ -418,7 +418,7 @@ NAV_HOVER = ToolSpec(
     brief="signature or type and doc (a function's parameters)",
     order=10,
     description="What a symbol is: whole signature or type, doc, parent (a function's "
-                "parameters without its body).",
+                "parameters).",
     params=NavParams, handler=nav_hover,
     arguments="id or position, `source?`, `detail?`",
     returns="signature/type, doc (a server's hover: with `declared`, the parameters as "

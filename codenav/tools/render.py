@@ -977,6 +977,11 @@ def edit_rows(path: str, edits: Sequence[Edit], lines: Lines, new_name: str,
 
 # --------------------------------------------------------------------------- outlines
 
+# Symbols an outline lists with their parameters at most: a longer one is names and lines
+# (gunicorn's config.py, 141 symbols: 6 KB of parameters no agent read, run 43)
+OUTLINE_PARAMETERS = 40
+
+
 def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset: int,
                    detail: Detail, page: Page, fresh: Freshness, counts: bool,
                    warnings: list[str], hint: str, signatures: bool = True,
@@ -992,6 +997,10 @@ def outline_answer(data: dict[str, Any], key: str, found: list[Entry], *, offset
         cut = Cut(key, (key,), hint, tree=True)
         return Answer(data, cuts=[cut], warnings=warnings)
     cut = Cut(key, (key,), hint, page=page)
+    if names_only and len(shown) > OUTLINE_PARAMETERS:  # a long outline: names and lines
+        warnings = [*warnings, f"{len(shown)} symbols: listed without their parameters "
+                    "(pass kinds, or ask map_node for one class or nav_hover for one function)"]
+        signatures = False
     if not signatures:
         rows = [outline_row(e.node, e.depth, False) for e in shown]
         return Answer({**data, key: rows}, cuts=[cut], warnings=warnings)

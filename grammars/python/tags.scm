@@ -243,3 +243,13 @@
 
 (global_statement (identifier) @local.global)
 (nonlocal_statement (identifier) @local.nonlocal)
+
+; A property made by a call in a class body (`edit_pos = property(get_edit_pos, set_edit_pos)`:
+; urwid's Edit, run 45): a property, like a decorated one (last: it outranks the assignment
+; patterns above)
+(class_definition
+  body: (block
+    (assignment
+      left: (identifier) @name.definition.property
+      right: (call function: (identifier) @_property)) @definition.property)
+  (#eq? @_property "property"))

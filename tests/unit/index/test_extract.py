@@ -129,3 +129,16 @@ def test_a_signature_keeps_the_spaces_of_its_string_literals() -> None:
                           b"    return data\n", "m.py")
     assert [d.signature for d in found.defs if d.name == "dump"] == \
         ['def dump(data, indent: str = "    ", sep=\'a  b\') -> str']
+
+
+def test_a_property_made_by_a_call_in_a_class_body_is_a_property() -> None:
+    # urwid (run 45): `edit_pos = property(get_edit_pos, set_edit_pos)` was a field, and
+    # map_node's kinds ["method", "property"] left it out of Edit's members
+    lang = by_extension("e.py")
+    assert lang is not None
+    found = extract(lang, b"class Edit:\n    def get(self):\n        return 1\n\n"
+                          b"    edit_pos = property(get)\n    other = staticmethod(get)\n"
+                          b"    limit = 3\n\n\nx = property(lambda s: 1)\n", "e.py")
+    assert [(d.kind, d.qname) for d in found.defs] == [
+        ("class", "Edit"), ("method", "Edit.get"), ("property", "Edit.edit_pos"),
+        ("field", "Edit.other"), ("field", "Edit.limit"), ("variable", "x")]

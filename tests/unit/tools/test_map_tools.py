@@ -169,10 +169,14 @@ def test_a_class_of_a_hundred_methods_is_listed_whole_by_name(tmp_path: Path) ->
     ws = Workspace(root)
     outline = call(ws, "map_outline", {"file": "big.py"})
     rows = outline["data"]["symbols"]
-    assert rows[0] == "1 class Big" and rows[-1] == "304 function after"
+    # (over 40 symbols, an outline is names and lines from the start, and says so)
+    assert rows[0] == "1-300 class Big" and rows[-1] == "304-305 function after"
     assert [row for row in rows if row.startswith("  ")] == [
-        f"  {2 + 3 * i} method method_{i}" for i in range(100)]
-    assert outline["dropped"]["kind"] == "signatures" and "next" not in outline["dropped"]
+        f"  {2 + 3 * i}-{3 + 3 * i} method method_{i}" for i in range(100)]
+    assert not outline.get("truncated", False), outline
+    assert outline["warnings"] == ["102 symbols: listed without their parameters (pass kinds, "
+                                   "or ask map_node for one class or nav_hover for one "
+                                   "function)"], outline
     # the signatures are a call away: one method, or fewer kinds, or a page
     node = call(ws, "map_node", {"id": "py:big.py#Big.method_7", "include": []})
     assert node["data"]["signature"] == f"def method_7(self, {params}) -> 'Big'"  # whole
@@ -856,6 +860,27 @@ def test_the_functions_of_a_modules_object_are_its_definitions(tmp_path: Path) -
         # (a callback's options object inside a function holds no definitions)
         found = call(ws, "map_search", {"query": "next", "exact": True})["data"]
         assert found["results"] == [], found
+
+
+def test_callers_take_a_file_filter_as_references_do(tmp_path: Path) -> None:
+    # mobx (run 44): `nav_call_hierarchy {…, "fileFilter": "src/"}` was refused, and the
+    # agent asked again without it
+    with mapped(tmp_path, {
+            "src/core.py": "def start():\n    return 1\n\n\ndef run():\n    return start()\n",
+            "tests/test_core.py": "from src.core import start\n\n\n"
+                                  "def test_start():\n    assert start() == 1\n"}) as ws:
+        every = call(ws, "nav_call_hierarchy", {"symbol": "start", "direction": "incoming"})
+        assert [row.split(" ")[0] for row in every["data"]["calls"]] == [
+            "src/core.py#run", "tests/test_core.py#test_start"], every
+        src = call(ws, "nav_call_hierarchy", {"symbol": "start", "direction": "incoming",
+                                              "fileFilter": "src/"})["data"]
+        assert src["calls"] == ["src/core.py#run 5 at:6"], src
+        # (the text check reads the filtered files only: nothing left out of them)
+        assert src["unlisted"].startswith("none"), src
+        assert "tests/" not in src["text"], src
+        outside = call(ws, "nav_call_hierarchy", {"symbol": "start", "direction": "incoming",
+                                                  "fileFilter": "!src/"})["data"]
+        assert outside["calls"] == ["tests/test_core.py#test_start 4 at:5"], outside
 
 
 def test_subtypes_are_listed_in_file_and_line_order(tmp_path: Path) -> None:
