@@ -112,8 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     # (`codenav --help` once ended with the whole tools screen: 7 of 12 agents of runs 24-29
     # ran `codenav tools` as well and read it twice; it points there instead)
     parser = argparse.ArgumentParser(
-        prog="codenav", description="Code navigation for AI agents and editors.",
-        epilog="Every tool with its arguments and an example, in one screen: codenav tools")
+        prog="codenav", description="Code navigation for AI agents and editors.")
     parser.add_argument("--version", action="version", version=f"codenav {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -167,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     lsp.set_defaults(run=_cmd_lsp)
 
     warm = commands.add_parser(
-        "warm", help="keep language servers warm for shell calls (codenav call starts it)",
+        "warm", help="keep language servers warm for shell calls (call starts it)",
         description="The background server `codenav call` asks first, and starts when none "
                     "answers: it keeps the language servers of ROOT running between shell "
                     "calls, answers them over an owner-only socket, and leaves after IDLE "
@@ -183,14 +182,12 @@ def _parser() -> argparse.ArgumentParser:
     warm.set_defaults(run=_cmd_warm)
 
     tools = commands.add_parser(
-        "tools", help="every tool with its arguments and an example, in one screen: start "
-                      "here",
+        "tools", help="every tool, its arguments and an example: start here",
         description="List the tools an agent calls (the same as `codenav call --list`).")
     tools.set_defaults(run=_cmd_tools)
 
     call = commands.add_parser(
-        "call", help="call a tool: codenav call nav_references '{\"symbol\": \"Cls.meth\"}'; "
-                     "several: TOOL 'JSON' TOOL 'JSON' …",
+        "call", help="call tools: codenav call TOOL 'JSON' [TOOL 'JSON' …]",
         add_help=False,
         description="Call a tool, print its envelope (JSON); several calls in one command "
                     "(TOOL 'JSON' TOOL 'JSON' …) print one envelope a line, in order. Exit 0 "

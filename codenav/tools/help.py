@@ -21,23 +21,21 @@ def tool_list() -> str:
     tools share said once above them (an agent needs no ``--help`` to use any)."""
     lines = [
         "codenav call TOOL 'JSON' [TOOL 'JSON' …]   (several questions, one command: an "
-        "answer a line, in order;",
-        "  answers fit tokenBudget, default 2000 tokens: a cut list says so in dropped, with "
-        "dropped.next: the call that continues)",
-        "nav_* target, one of: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
+        "answer a line, in order; answers",
+        "  fit tokenBudget, default 2000 tokens: a cut list says so in dropped, dropped.next "
+        "the call that continues)",
+        "nav_* target: {\"symbol\":\"Class.method\"} (+ \"file\" to pick one) | "
         "{\"file\":\"src/a.py\",\"line\":12,\"col\":5} | {\"id\":\"py:src/a.py#Cls.m\"}",
-        "  source: \"auto\" (default: a ready language server's answer merged with the map's, "
-        "else the map's; one call is enough) | \"lsp\" | \"map\".",
+        "  source: \"auto\" (default: a ready language server's answer merged with the map's; "
+        "one call is enough) | \"lsp\" | \"map\".",
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone; "
         "a row naming no function is in the one above's.",
-        "  References, callers, subtypes and importers say in \"unlisted\" what they leave "
-        "out of the name's uses in code (\"none…\": complete); uses on a receiver of",
-        "  unknown type are listed under \"unresolved\" (code, or receiver and lines): judge "
-        "each there. \"text\" is the grep",
-        "  of the name as a word, already run: every line it finds is accounted for (listed, "
-        "other definitions', comments …).",
-        "fileFilter? (where a tool has it): a path prefix or glob, \"tests/\", \"src/**/*.py\"; "
-        "\"!tests/\" leaves those files out; several: \"!dist/,!docs/\".",
+        "  References, callers, subtypes, importers: \"unlisted\" says what they leave out "
+        "(\"none…\": complete); uses on receivers of unknown",
+        "  type are under \"unresolved\": judge each. \"text\": the grep of the name as a word, "
+        "run, every line accounted for.",
+        "fileFilter?: a path prefix or glob, \"tests/\", \"src/**/*.py\"; \"!tests/\" leaves "
+        "those out; several: \"!dist/,!docs/\".",
         "kinds?: class, interface, enum, type, function, method, constructor, property, field, "
         "variable, constant, module.",
         "",

@@ -548,9 +548,9 @@ MAP_OVERVIEW = ToolSpec(
 )
 MAP_SEARCH = ToolSpec(
     name="map_search",
-    brief="definitions by name or part of one, most used first; text:true: the code lines "
-          "holding query as written (grep -F; lines in comments/strings marked; query \"\" "
-          "and fileFilter \"src/a.py:40-60\" or \"a.py:1-9,b.py:7\": those lines)",
+    brief="definitions by name or part of one, most used first; text:true: code lines "
+          "holding query (grep -F; comments/strings marked; query \"\" with fileFilter "
+          "\"a.py:40-60,74,b.py:7\": those lines)",
     order=4,
     description="Definitions by name, part of one or Class.member (word-part aware, then "
                 "fuzzy), most used first; or code lines (text).",

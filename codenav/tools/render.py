@@ -268,8 +268,8 @@ def guessed_calls_warning(calls: Sequence[Call]) -> list[str]:
     found = count(calls)
     if not found:
         return []
-    return [f"{found} call(s) [{GUESSED}]: matched by name only (a receiver of unknown "
-            "type); the others are confirmed by a type"]
+    return [f"{found} call(s) [{GUESSED}]: matched by name only, the receiver's type "
+            "unknown"]
 
 
 def overridden_warning(node: Node, found: Sequence[tuple[Node, int]]) -> list[str]:
@@ -474,9 +474,9 @@ def _places(places: Sequence[tuple[str, int]], count: int) -> str:
 
 def _unlisted_line(others: OtherUses) -> str:
     name, unresolved, elsewhere = others.name, others.unresolved, others.elsewhere
-    bound = ", where their receivers are bound under 'receivers'" if others.receivers else ""
-    where = (f"listed under 'unresolved' with their code{bound}: judge each" if others.rows
-             else f"listed under 'unresolved' by receiver and line{bound}: judge each"
+    bound = ", their receivers' bindings under 'receivers'" if others.receivers else ""
+    where = (f"under 'unresolved' with their code{bound}: judge each" if others.rows
+             else f"under 'unresolved' by receiver and line{bound}: judge each"
              if others.by_receiver else
              "too many to list: a fileFilter lists those of a folder")
     if others.kind == "inheritance":
@@ -512,9 +512,8 @@ def mark_warnings(marks: Mapping[str, int], shown: Sequence[FileReferences] = ()
     """What the marks on reference rows mean, for the marks an answer has."""
     out = []
     if marks.get(GUESSED):
-        out.append(f"{marks[GUESSED]} row(s) [{GUESSED}]: matched by name only (the "
-                   "receiver's type is unknown to the map): a use unless the receiver is "
-                   "another class's or a library's value")
+        out.append(f"{marks[GUESSED]} row(s) [{GUESSED}]: matched by name only, the "
+                   "receiver's type unknown")
     if marks.get(MAP_ONLY):
         unseen, files = marks.get(MAP_UNSEEN, 0), marks.get(MAP_UNSEEN_FILES, 0)
         # in files the server said nothing of: most likely outside its project (tests a

@@ -1055,7 +1055,7 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
         assert set(data["unresolved"]["src/app.test.ts"]) >= {
             "3 | ctx.throw(500);", "7 later | it.throw(1);"}, data
         assert data["receivers"] == bound, data  # (`this.other`: no plain name)
-        assert "where their receivers are bound under 'receivers'" in data["unlisted"], data
+        assert "their receivers' bindings under 'receivers'" in data["unlisted"], data
 
 
 def test_a_files_lines_keep_their_indentation(tmp_path: Path) -> None:
