@@ -29,7 +29,8 @@ def tool_list() -> str:
         "  source: \"auto\" (default: a ready language server's answer merged with the map's; "
         "one call is enough) | \"lsp\" | \"map\".",
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone; "
-        "a row naming no function is in the one above's.",
+        "a row naming no function is in the one above's;",
+        "  a reference row is a call unless its (kind) or the answer's refKind says otherwise.",
         "  References, callers, subtypes, importers: \"unlisted\" says what they leave out "
         "(\"none…\": complete); uses on receivers of unknown",
         "  type are under \"unresolved\": judge each. \"text\": the grep of the name as a word, "

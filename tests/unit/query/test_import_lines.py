@@ -91,13 +91,13 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
         assert files == ["pkg/a.py", "pkg/b.py", "pkg/e.py"], data
         # (b.py's name is on a continuation line: its statement's first line does not hold it)
         assert data["text"] == ("5 import line(s) name 'storage': 3 in the files listed; "
-                                "2 of another module so named (in the files listed or "
-                                "'unlisted' counts)"), data
+                                "2 import it from another module, in files already counted "
+                                "(a re-export, or another module so named)"), data
         assert "pkg/other/c.py (" in data["unlisted"], data
         _, alone = importers(ws, "py:pkg/other/storage.py")
         assert alone["text"] == "5 import line(s) name 'storage': 2 in the files " \
-            "listed; 3 of another module so named (in the files listed or 'unlisted' " \
-            "counts)", alone
+            "listed; 3 import it from another module, in files already counted (a " \
+            "re-export, or another module so named)", alone
 
 
 def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: Path) -> None:
