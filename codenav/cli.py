@@ -457,7 +457,34 @@ def _cmd_tools(args: argparse.Namespace) -> int:
     from codenav.tools.help import tool_list
 
     print(tool_list())
+    _prewarm()
     return EXIT_OK
+
+
+def _prewarm() -> None:
+    """Start the warm server of the workspace around the current directory (when it has a
+    map) while the caller reads how to use the tools: an agent's first questions then find
+    its language servers starting or ready, not yet to be started (runs 40-45: the first
+    answers of each repository came from the map alone, and agents checked them by hand).
+    Nothing when warm servers are off, there is no map, or one already answers."""
+    from codenav import warm
+
+    if not warm.enabled():
+        return
+    try:
+        choice = choose_root(None)
+        check_root(choice, allow_large=False)
+        if not (choice.path / ".codenav" / "map.db").is_file():
+            return
+        ws = _workspace(choice, None)
+    except (OSError, CodenavError, _UsageError, NotADirectoryError):
+        return
+    try:
+        path = warm.socket_of(ws)
+        if path is not None and warm.ask(path, "map_status", {"tokenBudget": 100}) is None:
+            warm.spawn([str(ws.root)])
+    finally:
+        ws.close()
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
@@ -476,6 +503,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
     tool = by_name(args.tool)
     if tool is not None and args.help:
         print(tool_help(tool))
+        _prewarm()
         return EXIT_OK
     if tool is None:
         raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "

@@ -97,6 +97,42 @@ def test_shell_calls_get_the_language_server_through_a_warm_server(tmp_path: Pat
             os.kill(pid, signal.SIGKILL)
 
 
+def test_reading_the_tools_starts_the_warm_server_of_a_mapped_root(tmp_path: Path) -> None:
+    # runs 40-45: each repository's first answers came from the map alone (the warm server
+    # started with the first call), and agents checked them by hand; `codenav tools`, an
+    # agent's first command, now starts it
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "a.py").write_text("def f():\n    return 1\n")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    index_tree(root)
+    env = _env(tmp_path, idle=30)
+    try:
+        assert run_codenav("tools", cwd=bare, env=env).returncode == 0
+        assert run_codenav("tools", cwd=root, env=env).returncode == 0
+        deadline = time.monotonic() + 30
+        folder = tmp_path / "run" / "codenav"
+        while not list(folder.glob("*.sock")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_warm_pids(root)) == 1 and not _warm_pids(bare)  # (no map: none)
+        # asked again, the one running answers: no second one
+        assert run_codenav("call", "map_search", "--help", cwd=root, env=env).returncode == 0
+        answer = _call(root, env, "map_search", {"query": "f"})
+        assert answer["ok"] and answer["data"]["total"] == 1
+        assert len(_warm_pids(root)) == 1
+        # off: nothing starts
+        off = tmp_path / "off"
+        shutil.copytree(root, off)
+        assert run_codenav("tools", cwd=off, env={**env, "CODENAV_WARM": "0"}).returncode == 0
+        time.sleep(1)
+        assert not _warm_pids(off)
+    finally:
+        for pid in _warm_pids(root) + _warm_pids(bare):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_a_warm_server_leaves_when_idle(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     root.mkdir()
