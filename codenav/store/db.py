@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 36
+SCHEMA_VERSION = 37
 # What each version changed (a map of another is rebuilt):
+# 37: a JS/TS bare specifier naming a package of the tree (`@microsoft/tsdoc` in a monorepo,
+# `yaml/util` in yaml's own tests) is that package's entry, read back to its source;
 # 36: a Python `x = property(…)` in a class body is a property; 35: TS declares no field by
 # `this.x =`, a JS/TS function ending `return this.m(…)` returns what m does, a static and an
 # instance member of one name told apart (TS keys an instance's members `Cls.().m`);

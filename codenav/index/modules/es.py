@@ -1,8 +1,10 @@
 """ECMAScript modules (TypeScript, TSX, JavaScript): an import names a file by a path relative
 to the importing file (``./x``, ``../y/z``), with the extension left out or written as the
 compiled ``.js``, or a folder meaning its ``index`` file; a bare specifier (``react``,
-``@app/util``) is a package, found in the tree only through ``tsconfig.json`` /
-``jsconfig.json`` ``compilerOptions.baseUrl`` and ``paths``.
+``@app/util``) is a package, found in the tree through ``tsconfig.json`` /
+``jsconfig.json`` ``compilerOptions.baseUrl`` and ``paths``, or as a package of the tree itself
+(a ``package.json`` naming it: a monorepo's packages, a package importing itself by name), its
+entry (``exports``, ``types``, ``main``) read back to the source it is built from.
 
 Keys: ``P:<repo-relative path as written, normalised>`` and ``I:<bare specifier>``.
 """
@@ -58,12 +60,15 @@ def parse_jsonc(text: str) -> object:
 
 
 class EsModules(ModuleSystem):
-    project_files = frozenset({"tsconfig.json", "jsconfig.json"})
+    project_files = frozenset({"tsconfig.json", "jsconfig.json", "package.json"})
 
     def __init__(self) -> None:
         self._paths: set[str] = set()
         self._base_urls: list[str] = []
         self._aliases: list[tuple[str, str, list[str]]] = []  # (prefix, suffix, targets)
+        # the tree's own packages, longest name first: (name, folder, package.json's entries:
+        # subpath -> the files it names, "." the package itself)
+        self._packages: list[tuple[str, str, dict[str, list[str]]]] = []
 
     def module_key(self, path: str, module: str) -> str | None:
         if not module:
@@ -102,6 +107,10 @@ class EsModules(ModuleSystem):
                 if options is not None:
                     self._configure(options)
                     break
+            package = _package(folder, read)
+            if package is not None:
+                self._packages.append(package)
+        self._packages.sort(key=lambda p: -len(p[0]))
 
     def _compiler_options(self, rel: str, read: ConfigReader) -> dict[str, object] | None:
         """``compilerOptions`` of config ``rel`` merged over those it ``extends`` (relative
@@ -182,7 +191,44 @@ class EsModules(ModuleSystem):
             found = self._file(_join(base_url, spec))
             if found:
                 return [found]
+        return self._in_package(spec)
+
+    def _in_package(self, spec: str) -> list[str]:
+        """The file a specifier naming one of the tree's own packages means (tsdoc's
+        samples importing `@microsoft/tsdoc`, run 47; yaml's tests importing `yaml/util`,
+        run 38): the entry its package.json gives for the subpath, read back to its
+        source (``./dist/util.js`` -> ``src/util.ts``), else the subpath in the package's
+        folder or its ``src/``."""
+        for name, folder, entries in self._packages:
+            if spec != name and not spec.startswith(name + "/"):
+                continue
+            sub = spec[len(name):].lstrip("/")
+            for target in entries.get("./" + sub if sub else ".", []):
+                found = self._built_from(_join(folder, target))
+                if found:
+                    return [found]
+            for base in ([_join(folder, sub), _join(folder, "src/" + sub)] if sub else
+                         [_join(folder, "src/index"), _join(folder, "index")]):
+                found = self._file(base)
+                if found:
+                    return [found]
+            return []
         return []
+
+    def _built_from(self, path: str) -> str | None:
+        """The source file a package entry names: itself (or its source by extension), or
+        the same path under ``src/`` for one in a build folder (``dist/``, ``lib/`` …)."""
+        found = self._file(path)
+        if found:
+            return found
+        stem = re.sub(r"(\.d)?\.[cm]?[jt]sx?$", "", path)
+        parts = stem.split("/")
+        for at, part in enumerate(parts):
+            if part in _BUILD_FOLDERS:
+                found = self._file("/".join([*parts[:at], "src", *parts[at + 1:]]))
+                if found:
+                    return found
+        return None
 
     def _file(self, base: str) -> str | None:
         """The source file a path names: itself, with an extension added, the source of a
@@ -202,6 +248,48 @@ class EsModules(ModuleSystem):
             if folder + ext in paths:
                 return folder + ext
         return None
+
+
+_BUILD_FOLDERS = frozenset({"dist", "lib", "build", "out", "esm", "cjs", "types", "es", "mjs"})
+_ENTRY_FIELDS = ("types", "typings", "module", "main")
+_CONDITIONS = ("types", "import", "module", "default", "require", "node")
+
+
+def _package(folder: str, read: ConfigReader) -> tuple[str, str, dict[str, list[str]]] | None:
+    """A package of the tree: its name, folder and entries (``exports`` by subpath, else
+    ``types``/``module``/``main`` as ``.``); None when the folder has no package.json with
+    a name."""
+    text = read(posixpath.join(folder, "package.json"))
+    config = parse_jsonc(text) if text is not None else None
+    if not isinstance(config, dict) or not isinstance(config.get("name"), str) or \
+            not config["name"]:
+        return None
+    entries: dict[str, list[str]] = {}
+    exports = config.get("exports")
+    if isinstance(exports, (str, list)) or (isinstance(exports, dict) and not any(
+            key.startswith(".") for key in exports)):
+        exports = {".": exports}  # one entry, maybe by condition
+    if isinstance(exports, dict):
+        for sub, target in exports.items():
+            if isinstance(sub, str) and sub.startswith(".") and "*" not in sub:
+                entries[sub] = _targets(target)
+    if "." not in entries:
+        entries["."] = [config[field] for field in _ENTRY_FIELDS
+                        if isinstance(config.get(field), str)]
+    return str(config["name"]), folder, entries
+
+
+def _targets(target: object, depth: int = 0) -> list[str]:
+    """The paths an ``exports`` entry names, types first (conditions nest)."""
+    if isinstance(target, str):
+        return [target]
+    if isinstance(target, list) and depth < 4:
+        return [path for item in target for path in _targets(item, depth + 1)]
+    if isinstance(target, dict) and depth < 4:
+        ordered = [key for key in _CONDITIONS if key in target] + \
+            [key for key in target if key not in _CONDITIONS]
+        return [path for key in ordered for path in _targets(target[key], depth + 1)]
+    return []
 
 
 def _join(folder: str, rel: str) -> str:

@@ -127,6 +127,35 @@ def test_tsconfig_paths_base_url_and_extends() -> None:
     assert plain.files_for("I:@lib") == []
 
 
+def test_a_package_of_the_tree_is_found_by_its_name() -> None:
+    # tsdoc (run 47): api-demo/ and playground/ import `@microsoft/tsdoc`, the tree's own
+    # tsdoc/ package (types: lib/index.d.ts, built from src/); yaml (run 38): its tests
+    # import `yaml/util`, an `exports` subpath built from src/util.ts
+    configs = {
+        "tsdoc/package.json": '{"name": "@microsoft/tsdoc", "main": "lib-commonjs/index.js",'
+                              ' "types": "lib/index.d.ts"}',
+        "package.json": '{"name": "yaml", "exports": {".": {"types": "./dist/index.d.ts",'
+                        ' "default": "./dist/index.js"}, "./util": {"types": '
+                        '"./dist/util.d.ts", "default": "./dist/util.js"}, '
+                        '"./package.json": "./package.json"}}',
+        "tools/package.json": '{"name": "tools"}',
+        "nameless/package.json": '{"private": true}',
+    }
+    system = es_modules(["tsdoc/src/index.ts", "tsdoc/src/parser/TSDocParser.ts",
+                         "src/index.ts", "src/util.ts", "tools/src/index.ts",
+                         "tools/helpers/fmt.ts", "nameless/index.ts"], configs)
+    assert system.files_for("I:@microsoft/tsdoc") == ["tsdoc/src/index.ts"]
+    assert system.files_for("I:@microsoft/tsdoc/src/parser/TSDocParser") == [
+        "tsdoc/src/parser/TSDocParser.ts"]  # a subpath no entry names: in the folder
+    assert system.files_for("I:yaml") == ["src/index.ts"]
+    assert system.files_for("I:yaml/util") == ["src/util.ts"]  # `exports` by subpath
+    assert system.files_for("I:tools") == ["tools/src/index.ts"]  # no entry: src/index
+    assert system.files_for("I:tools/helpers/fmt") == ["tools/helpers/fmt.ts"]
+    assert system.files_for("I:yamlish") == []  # (a name is matched whole)
+    assert system.files_for("I:nameless") == []  # no name: no package
+    assert system.files_for("I:react") == []
+
+
 def test_jsonc_is_read_and_garbage_is_not_fatal() -> None:
     assert parse_jsonc('{"a": "//not a comment", /* c */ "b": [1, 2,],}') == {
         "a": "//not a comment", "b": [1, 2]}
