@@ -457,11 +457,11 @@ def _cmd_tools(args: argparse.Namespace) -> int:
     from codenav.tools.help import tool_list
 
     print(tool_list())
-    _prewarm()
+    _prewarm(None)
     return EXIT_OK
 
 
-def _prewarm() -> None:
+def _prewarm(args: argparse.Namespace | None) -> None:
     """Start the warm server of the workspace around the current directory (when it has a
     map) while the caller reads how to use the tools: an agent's first questions then find
     its language servers starting or ready, not yet to be started (runs 40-45: the first
@@ -471,18 +471,24 @@ def _prewarm() -> None:
 
     if not warm.enabled():
         return
+    db = getattr(args, "db", None)
+    trust, trust_map = (bool(getattr(args, "trust_project_config", False)),
+                        bool(getattr(args, "trust_map", False)))
     try:
-        choice = choose_root(None)
-        check_root(choice, allow_large=False)
-        if not (choice.path / ".codenav" / "map.db").is_file():
+        choice = _choice(args) if args is not None else choose_root(None)
+        if args is None:
+            check_root(choice, allow_large=False)
+        if db is None and not (choice.path / ".codenav" / "map.db").is_file():
             return
-        ws = _workspace(choice, None)
+        ws = _workspace(choice, db, trust=trust, trust_map=trust_map)
     except (OSError, CodenavError, _UsageError, NotADirectoryError):
         return
-    try:
+    try:  # (the same workspace, map and trust as the calls to come: the same socket)
         path = warm.socket_of(ws)
         if path is not None and warm.ask(path, "map_status", {"tokenBudget": 100}) is None:
-            warm.spawn([str(ws.root)])
+            warm.spawn([str(ws.root), *(["--db", str(db)] if db else []),
+                        *(["--trust-project-config"] if trust else []),
+                        *(["--trust-map"] if trust_map else [])])
     finally:
         ws.close()
 
@@ -503,7 +509,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
     tool = by_name(args.tool)
     if tool is not None and args.help:
         print(tool_help(tool))
-        _prewarm()
+        _prewarm(args)
         return EXIT_OK
     if tool is None:
         raise _UsageError(f"unknown tool {args.tool!r}; the tools are: "
@@ -515,17 +521,20 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 def _split_calls(first: Any, words: list[str]) -> list[tuple[Any, list[str], bool]]:
     """``TOOL ARGS [TOOL ARGS …]``: the calls of one command, split at the words naming a
-    tool (no JSON argument reads as a tool's name, quoted or not: an object's words hold a
-    brace or a colon), each ``(tool, its words, whether the command holds several)``."""
+    tool outside an object the shell split at its spaces (``{ query: map_node }``), each
+    ``(tool, its words, whether the command holds several)``."""
     from codenav.tools.registry import by_name
 
     groups: list[tuple[Any, list[str]]] = [(first, [])]
+    depth = 0  # braces the shell left open in this call's words (`{ query: map_node }`)
     for word in words:
-        tool = by_name(word)
+        tool = by_name(word) if depth <= 0 else None
         if tool is not None:
             groups.append((tool, []))
+            depth = 0
         else:
             groups[-1][1].append(word)
+            depth += word.count("{") - word.count("}")
     return [(tool, own, len(groups) > 1) for tool, own in groups]
 
 

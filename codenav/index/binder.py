@@ -34,7 +34,7 @@ from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
 from codenav.model import Definition, node_id
 
-__all__ = ["LOCAL", "STATIC", "TAG", "Binder", "extend_key"]
+__all__ = ["LOCAL", "TAG", "Binder", "extend_key", "is_static"]
 
 LOCAL = -2  # "target" of a use of a parameter or local variable: not a map node
 # Marks a name of the tag namespace (a language's `tags`: C's `struct P`), bound and looked
@@ -50,7 +50,13 @@ _CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
 # an argument list, dropped from a value: ``f(a, b)`` -> ``f()``
 _ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
 _CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
-STATIC = re.compile(r"(?:^|\s)static\s")  # a static member's signature
+_STATIC = re.compile(r"(?:^|\s)static\s")
+
+
+def is_static(signature: str | None) -> bool:
+    """Whether a member's signature declares it static (in its head: not a default's
+    string that holds the word)."""
+    return bool(signature) and _STATIC.search(str(signature).split("(", 1)[0] + " ") is not None
 
 # A binding: ("def", index into defs) | ("import", key) | ("local", type text or None)
 Binding = tuple[str, "int | str | None"]
@@ -132,7 +138,7 @@ class Binder:
         for i, d in enumerate(defs):
             if not self._names_its_class(i) and (
                     d.parent < 0 or d.qname == f"{defs[d.parent].qname}.{d.name}"):
-                if d.parent >= 0 and STATIC.search(d.signature or ""):
+                if d.parent >= 0 and lang.static_namesakes and is_static(d.signature):
                     # `Cls.text(…)` on the class itself: its static `text`; on an instance,
                     # the other (grammY's InlineKeyboard, run 40)
                     self._statics.setdefault((d.parent, d.name), i)
@@ -398,19 +404,32 @@ class Binder:
     def _nid(self, index: int) -> str:
         return node_id(self.lang.code, self.path, self.defs[index].key)
 
-    def _member_chain(self, index: int, chain: list[str]) -> tuple[int, str | None]:
-        """Members of node ``index``: found in this file, or a key for the linker."""
+    def _member_chain(self, index: int, chain: list[str],
+                      instance: bool = False) -> tuple[int, str | None]:
+        """Members of node ``index``: found in this file, or a key for the linker. With
+        ``instance`` (``this.x``), or once the chain passes through a value's type, a call
+        or a class called, the members are an instance's: where a class may have static
+        namesakes, the key says so (``Cls.().m``), and only ``Cls.m`` — the class named —
+        means the static one."""
         current = index
+        sided = self.lang.static_namesakes
+
+        def made(key: str) -> list[str]:  # an instance of the type ``key`` names
+            return ["()"] if sided and not key.endswith("()") else []
+
         for depth, name in enumerate(chain):
             if name == "()":  # calling a class makes an instance: same members
                 if self.defs[current].kind in self.lang.containers:
+                    instance = True
                     continue
                 if current not in self.types:  # a function with no return annotation
                     return -1, self._any(chain[-1]) if depth + 1 < len(chain) else None
                 typed, key = self.types[current]  # what the annotated function returns
                 if typed < 0:
-                    return -1, extend_key(key, chain[depth + 1 :]) if key else None
-                current = typed
+                    rest = chain[depth + 1 :]
+                    return -1, extend_key(key, [*made(key), *rest] if rest else rest) \
+                        if key else None
+                current, instance = typed, True
                 continue
             found = self._members.get((current, name))
             hops = 0
@@ -419,12 +438,15 @@ class Binder:
                 # its class
                 typed, key = self.types[current]
                 if typed < 0:
-                    return -1, extend_key(key, chain[depth:]) if key else None
-                current, hops = typed, hops + 1
+                    return -1, extend_key(key, [*made(key), *chain[depth:]]) if key else None
+                current, hops, instance = typed, hops + 1, True
                 found = self._members.get((current, name))
             if found is None:
-                return -1, extend_key(f"N:{self._nid(current)}", chain[depth:])
-            current = found
+                of_class = sided and instance and \
+                    self.defs[current].kind in self.lang.containers
+                return -1, extend_key(f"N:{self._nid(current)}",
+                                      ["()", *chain[depth:]] if of_class else chain[depth:])
+            current, instance = found, False  # (a member: its own value, not the class's)
         return current, None
 
     def _base(self, binding: Binding | None, scope: int, name: str,
@@ -651,7 +673,7 @@ class Binder:
         if not chain:
             return LOCAL, None
         if receiver[1] >= 0:
-            found, key = self._member_chain(receiver[1], chain)
+            found, key = self._member_chain(receiver[1], chain, instance=True)
         else:
             owner = self._owner_keys.get(scope)
             found, key = -1, extend_key(owner, chain) if owner else None

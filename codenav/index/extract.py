@@ -18,7 +18,7 @@ from typing import Any
 
 from tree_sitter import QueryCursor
 
-from codenav.index.binder import LOCAL, STATIC, TAG, Binder, extend_key
+from codenav.index.binder import LOCAL, TAG, Binder, extend_key, is_static
 from codenav.index.languages import Language, Queries, queries
 from codenav.index.modules import ModuleSystem, module_system
 from codenav.index.overloads import Call, best
@@ -156,6 +156,7 @@ def _priority(kind: str) -> int:
     if kind.endswith(".type"):
         return 2 * _REF_PRIORITY.get(kind[:-5], _DEFAULT_PRIORITY) + 1
     return 2 * _REF_PRIORITY.get(kind, _DEFAULT_PRIORITY)
+_RETURN_PASSES = 6  # passes typing what functions return (each may type one more down a chain)
 _MAX_SIGNATURE = 2000  # whole signatures (map_node, nav_hover, detail:"full"); rows shorten them
 # The bytes a signature is read from: enough for _MAX_SIGNATURE characters and the
 # whitespace between them, never the rest of a declaration (`var a=…, b=…` on one 2 MB line
@@ -326,19 +327,22 @@ def extract(lang: Language, data: bytes, path: str = "",
                        if cap.name.parent is not None and cap.name.parent.type in tag_nodes}
     import_keys = _bind(binder, kept, captured, demoted, caps, data, path, attributes)
     typed = [i for i, cap in enumerate(captured) if cap.type is not None or cap.value is not None]
-    for second in (False, True):
-        # twice for what a function returns: a method ending `return this.add(…)` may come
-        # before `add`, whose type the first pass has set by the second
+    for again in range(_RETURN_PASSES):
+        # again for what a function returns: a method ending `return this.add(…)` may come
+        # before `add` (and `add` before the one it returns …): until nothing more is typed
+        before = len(binder.types)
         for i in typed:
             cap = captured[i]
-            if second and (cap.type is not None or i in binder.types or
-                           kept[i].kind not in ("function", "method")):
+            if again and (cap.type is not None or i in binder.types or
+                          kept[i].kind not in ("function", "method")):
                 continue
             binder.set_type(i, _type_text(lang, cap.type, data) if cap.type is not None
                             else None,
                             _text(cap.value, data) if cap.value is not None else None,
                             cap.name.start_byte,
                             cap.value.start_byte if cap.value is not None else None)
+        if again and len(binder.types) == before:
+            break
     for node, type_node in caps.assigned:  # (every name bound and typed first)
         # a member's value (`rect = this._paintRect`) is weaker than a `new` of a class
         made = type_node.parent is not None and type_node.parent.type == "new_expression"
@@ -1068,7 +1072,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                 call = _call_of(node, binder.lang.comments, binder, scope_at(start), data) \
                     if kind == "call" else None
                 if target >= 0:
-                    target = _overload(defs, namesakes, target, call, binder.lang.containers)
+                    target = _overload(defs, namesakes, target, call, binder.lang.containers,
+                                       binder.lang.static_namesakes)
                 elif key is not None and call is not None:
                     key = f"{key}^{encode_call(call)}"  # the linker picks the overload
         while position < count and starts[position] <= start:
@@ -1149,7 +1154,8 @@ def _called_chain(text: str) -> str | None:
 
 
 def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]],
-              target: int, call: Call | None, containers: frozenset[str]) -> int:
+              target: int, call: Call | None, containers: frozenset[str],
+              sided: bool = False) -> int:
     """Of the definitions of one name in one scope, the one a use means: for a call, the
     callable whose parameters fit it best (of a class called, its constructor: a member
     named like it); for any other use, a field rather than a method of the same name."""
@@ -1163,10 +1169,10 @@ def _overload(defs: list[Definition], namesakes: dict[tuple[int, str], list[int]
             return next((i for i in candidates if defs[i].kind not in CALLABLE_KINDS), target)
         return target
     callables = [i for i in candidates if defs[i].kind in CALLABLE_KINDS]
-    if d.kind in CALLABLE_KINDS:  # static or not, as the binder found it (on the class or not)
-        static = STATIC.search(d.signature) is not None
-        callables = [i for i in callables
-                     if (STATIC.search(defs[i].signature) is not None) == static]
+    if sided and d.kind in CALLABLE_KINDS:  # static or not, as the binder found it (on the
+        static = is_static(d.signature)  # class or not: TypeScript's static namesakes)
+        callables = [i for i in callables if is_static(defs[i].signature) == static] or \
+            callables
     if not callables or callables == [target]:
         return target
     pick = best([defs[i].signature for i in callables], call)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from codenav.index.binder import STATIC, TAG
+from codenav.index.binder import TAG, is_static
 from codenav.index.languages import by_code, family
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
@@ -612,7 +612,8 @@ class Linker:
                 return node
             return next((n for n in namesakes if self.kind(n) not in CALLABLE_KINDS), node)
         callables = [n for n in namesakes if self.kind(n) in CALLABLE_KINDS]
-        if on_class is not None and parent != node and len(callables) > 1:
+        if on_class is not None and parent != node and len(callables) > 1 and \
+                self._static_namesakes(node):
             sided = [n for n in callables if self._static(n) == on_class]
             callables = sided or callables
         if not callables or (len(callables) == 1 and callables[0] == node):
@@ -644,10 +645,16 @@ class Linker:
                 return None
         return roots.pop()
 
+    def _static_namesakes(self, node: int) -> bool:
+        """Whether ``node``'s language tells static from instance namesakes by the
+        receiver (TypeScript: ``Cls.m`` the static one, ``Cls.().m`` the other)."""
+        lang = by_code(self._lang_of(node))
+        return lang is not None and lang.static_namesakes
+
     def _static(self, node: int) -> bool:
         """Whether callable ``node`` is declared static (its signature says so)."""
         head = self._node_head(node)
-        return head is not None and STATIC.search(head[2]) is not None
+        return head is not None and is_static(head[2])
 
     def _node_head(self, node: int) -> tuple[int | None, str, str] | None:
         """A node's parent, name and (a callable's) signature."""

@@ -570,7 +570,8 @@ _VALUE_KINDS = frozenset({"variable", "constant", "field", "attribute", "value",
 # code, whose uses are its own (oidc-client-ts's arrow field, run 41)
 _FUNCTION_VALUE = re.compile(
     r"(?<![=!<>])=\s*(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?"
-    r"(?:\((?:[^()]|\([^()]*\))*\)|[\w$]+)\s*(?::[^=]*?)?=>)")
+    r"(?:\((?:[^()]|\([^()]*\))*\)|[\w$]+)\s*(?::[^=]*?)?=>|\($)")  # (`= async (`: a
+# signature cut at its first line, the parameters on the next ones: prettier's arrow fields)
 
 
 def _holds_value(node: Node) -> bool:

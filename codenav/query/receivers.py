@@ -63,7 +63,13 @@ def outside_type(reader: MapReader, key: str,
         return None
     if head.startswith("O:"):  # a value of the language's own type (`[x].pop()`: Array's)
         return head[2:]
-    steps = rest.split(".")
+    # an instance of a class (`Bot.().use`: TypeScript keys a typed variable's members so,
+    # apart from the class's static ones) has the class's members
+    written = rest.split(".")
+    steps = [step for at, step in enumerate(written)
+             if not (step == "()" and (written[at - 1][:1].isupper() if at
+                                       else head.startswith("N:")))]
+    rest = ".".join(steps)
     node: Node | None
     if head.startswith("N:"):  # a node of a file: the receiver itself
         node = reader.node(head[2:])

@@ -57,7 +57,7 @@ from codenav.tools.render import (
     unlisted,
     unresolved_cuts,
 )
-from codenav.tools.rows import Rendering, one_line
+from codenav.tools.rows import Rendering, closing_paren, code_scan, one_line
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "ReferencesParams"]
@@ -321,37 +321,58 @@ def _without_unknowns(hover: str) -> str:
 def _as_annotated(node: Node, hover: str) -> str:
     """A Python hover without the types the server infers for parameters the code leaves
     unannotated (gunicorn's ``load_class(uri, default="…")`` hovered as ``default: str =
-    "…"``: an agent read two more calls to learn whether ``str`` was written, run 43)."""
+    "…"``: an agent read two more calls to learn whether ``str`` was written, run 43).
+    Only in the hover's parameter list, and only a parameter's own annotation (at its
+    start): its doc, defaults and lambdas are left as they are."""
     if node.kind not in CALLABLE_KINDS or not node.signature:
         return hover
-    for written in _parameters(one_line(node.signature)):
-        name = written.split("=", 1)[0].strip().lstrip("*")
-        if ":" in name or not name.isidentifier() or name in ("self", "cls"):
-            continue
-        out, at = [], 0
-        for found in re.finditer(rf"(?<![\w.]){re.escape(name)}:", hover):
-            out.append(hover[at:found.end() - 1])
-            at = _annotation_end(hover, found.end())
-        hover = "".join(out) + hover[at:]
-    return hover
+    bare = {written.split("=", 1)[0].strip().lstrip("*")
+            for written in _parameters(one_line(node.signature))}
+    bare = {name for name in bare if name.isidentifier() and name not in ("self", "cls")}
+    opened = hover.find("(", hover.find(f"{node.name}(") if f"{node.name}(" in hover else 0)
+    found = closing_paren(hover[opened:], 0) if opened >= 0 else -1  # (from the list:
+    closed = opened + found if found >= 0 else -1  # the hover's fences are backticks)
+    if not bare or closed < 0:
+        return hover
+    params = hover[opened + 1:closed]
+    out, at = [], 0
+    for part_start, part in _parameter_starts(params):
+        name = part.lstrip().split(":", 1)[0].strip().lstrip("*")
+        colon = part.find(":")
+        if name in bare and colon >= 0 and part[:colon].strip().lstrip("*") == name:
+            begin = part_start + colon
+            out.append(params[at:begin])
+            at = _annotation_end(params, begin + 1)
+    params = "".join(out) + params[at:]
+    return hover[:opened + 1] + params + hover[closed:]
+
+
+def _parameter_starts(params: str) -> list[tuple[int, str]]:
+    """Each top-level parameter of a parameter list's text, with where it starts."""
+    out, last = [], 0
+    for at, c, depth in code_scan(params):
+        if c == "," and depth == 0:
+            out.append((last, params[last:at]))
+            last = at + 1
+    out.append((last, params[last:]))
+    return out
 
 
 def _annotation_end(text: str, start: int) -> int:
-    """Where the annotation starting at ``start`` ends: the first ``=``, ``,`` or ``)`` (or
-    line end) outside its brackets, spaces before it kept."""
-    depth = 0
-    for at in range(start, len(text)):
-        char = text[at]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}" and depth:
-            depth -= 1
-        elif depth == 0 and (char in "=,)\n"):
+    """Where the annotation starting at ``start`` ends: the first ``=`` or ``,`` (or the
+    end) outside its brackets, the spaces before it kept."""
+    for at, char, depth in code_scan(text):
+        if at < start:
+            continue
+        if depth == 0 and char in "=,":
             end = at
-            while end > start and text[end - 1] == " ":
+            while end > start and text[end - 1] in " \n":
                 end -= 1
             return end
-    return len(text)
+    end = len(text)
+    while end > start and text[end - 1] in " \n":
+        end -= 1
+    return end
 
 
 def _declared_apart(node: Node | None, hover: str) -> str | None:

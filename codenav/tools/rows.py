@@ -30,6 +30,7 @@ Each parser here reads back what its formatter writes (the tests hold both to th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
 from codenav.index.languages import by_code
@@ -47,6 +48,8 @@ __all__ = [
     "RefFields",
     "Rendering",
     "bare_signature",
+    "closing_paren",
+    "code_scan",
     "file_row",
     "line_row",
     "node_row",
@@ -110,22 +113,14 @@ def parameter_list(signature: str) -> str:
     an outline row needs: the whole signature is map_node's or nav_hover's):
     ``(text: string | Button, data = typeof text === "string" ? text : text.text): Btn``
     -> ``(text, data = typeof text === "string"…)``. Only where types follow names after a
-    colon (Python, TypeScript); a default is kept, cut at 24 characters. A signature with
-    no parameter list is returned as it is."""
+    colon (Python, TypeScript); a default is kept, cut at 24 characters. A signature whose
+    parameter list cannot be read whole is returned as it is."""
     start = _top_level(signature, "(")
     if start < 0:
         return signature
-    end, depth = start, 0
-    for end in range(start, len(signature)):
-        if signature[end] in "([{<":
-            depth += 1
-        elif signature[end] in ")]}>" and not (signature[end] == ">" and
-                                              signature[end - 1] == "="):
-            depth -= 1
-            if depth == 0:
-                break
-    else:
-        return signature  # a list never closed: a cut signature, left as it is
+    end = closing_paren(signature, start)
+    if end < 0:
+        return signature  # a list never closed (a cut signature): left as it is
     kept = [_parameter_name(part) for part in _split_top(signature[start + 1:end])]
     return signature[:start] + "(" + ", ".join(p for p in kept if p) + ")"
 
@@ -146,39 +141,65 @@ def _parameter_name(parameter: str) -> str:
     return f"{name} = {default}" if spaced else f"{name}={default}"
 
 
-def _top_level(text: str, char: str) -> int:
-    """Where ``char`` first stands outside brackets and strings in ``text`` (an ``=`` not
-    part of ``=>``, ``==``, ``<=``, ``>=`` or ``!=``), -1 when nowhere."""
-    depth, quote = 0, ""
+def code_scan(text: str) -> Iterator[tuple[int, str, int]]:
+    """``(position, character, depth)`` of each character of ``text`` outside strings, the
+    depth counting brackets and a generic's ``<…>`` (``Map<K, V>``: ``<`` right after a name,
+    ``>`` not part of ``=>``, ``>=`` or a comparison written with spaces)."""
+    depth, quote, angles = 0, "", 0
     for at, c in enumerate(text):
         if quote:
-            quote = "" if c == quote and text[at - 1] != "\\" else quote
-        elif c in "'\"`":
+            if c == quote and text[at - 1] != "\\":
+                quote = ""
+            continue
+        if c in "'\"`":
             quote = c
-        elif c == char and depth == 0 and (char != "=" or (
-                text[at + 1:at + 2] not in ("=", ">") and text[at - 1:at] not in "=!<>")):
-            return at
-        elif c in "([{":
+            continue
+        if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif c == "<" and char != "<" and at and (text[at - 1].isalnum() or text[at - 1] == "_"):
-            depth += 1  # a generic's arguments: `Map<K, V>`
-        elif c == ">" and text[at - 1:at] != "=" and depth > 0:
+        elif c == "<" and (not text[:at].strip() or text[at - 1].isalnum() or
+                           text[at - 1] in "_$") and text[at + 1:at + 2] not in (" ", "="):
+            angles += 1
+            depth += 1
+        elif c == ">" and angles and text[at - 1:at] not in ("=", " ", "-"):
+            angles -= 1
             depth -= 1
+        yield at, c, depth
+
+
+def closing_paren(text: str, start: int) -> int:
+    """Where the bracket opened at ``start`` closes (outside strings), -1 when it does not."""
+    opened = None
+    for at, c, depth in code_scan(text):
+        if at == start:
+            opened = depth - 1
+        elif opened is not None and c == ")" and depth == opened:
+            return at
+    return -1
+
+
+def _top_level(text: str, char: str) -> int:
+    """Where ``char`` first stands outside brackets and strings in ``text`` (an ``=`` not
+    part of ``=>``, ``==``, ``<=``, ``>=`` or ``!=``), -1 when nowhere."""
+    for at, c, depth in code_scan(text):
+        opening = c in "([{" and depth == 1
+        if c == char and (depth == 0 or (opening and char in "([{")) and (
+                char != "=" or (text[at + 1:at + 2] not in ("=", ">") and
+                                text[at - 1:at] not in ("=", "!", "<", ">"))):
+            return at
     return -1
 
 
 def _split_top(text: str) -> list[str]:
     """``text`` split at its commas outside brackets, generics and strings."""
-    out, at = [], 0
-    while True:
-        comma = _top_level(text[at:], ",")
-        if comma < 0:
-            out.append(text[at:])
-            return [part for part in out if part.strip()]
-        out.append(text[at:at + comma])
-        at += comma + 1
+    out, last = [], 0
+    for at, c, depth in code_scan(text):
+        if c == "," and depth == 0:
+            out.append(text[last:at])
+            last = at + 1
+    out.append(text[last:])
+    return [part for part in out if part.strip()]
 
 
 def bare_signature(signature: str, name: str) -> str:
@@ -275,7 +296,7 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True,
     if signature and node.signature:
         bare = bare_signature(one_line(node.signature), node.name)
         if names_only and (node.kind in CALLABLE_KINDS or node.kind == "property") and \
-                _NAMES_FIRST.get(node.lang):
+                _NAMES_FIRST.get(node.lang) and not bare.startswith("="):  # (no assignment)
             bare = parameter_list(bare)
             bare = bare[len("static"):].lstrip() if static and bare.startswith("static") \
                 else bare

@@ -16,14 +16,15 @@
   @definition.function
 ; … and one ending `return net` (a local made so: brain.js's test helper `xorNet()`, `const
 ; net = new RNN(…); …; return net`), `return this.x`, `return this` or `return this.add(…)`
-; (what a call returns: grammY's `text()` ending `return this.add(…)`, which returns `this`):
-; what it returns
+; (what a method of its own returns: grammY's `text()` ending `return this.add(…)`, which
+; returns `this` — not any call: `return fetch(url)` says nothing of its result): what it
+; returns
 (function_declaration
   name: (identifier) @name.definition.function
   body: (statement_block
     (return_statement
       [(identifier) (member_expression) (this)
-       (call_expression function: [(identifier) (member_expression)])] @definition.value) .))
+       (call_expression function: (member_expression object: (this)))] @definition.value) .))
   @definition.function
 (generator_function_declaration
   name: (identifier) @name.definition.function) @definition.function
@@ -38,7 +39,7 @@
     body: (statement_block
       (return_statement
         [(identifier) (member_expression) (this)
-         (call_expression function: [(identifier) (member_expression)])] @definition.value) .))
+         (call_expression function: (member_expression object: (this)))] @definition.value) .))
   @definition.method)
 ; … and a method so ending (zrender's `BoundingRect.clone()`: `return new BoundingRect(…)`)
 (class_body

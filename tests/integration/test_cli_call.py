@@ -62,6 +62,10 @@ def test_several_calls_in_one_command_answer_a_line_each_in_order(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert [json.loads(line)["data"]["id"] for line in done.stdout.splitlines()] == \
         ["py:lib/shapes.py#Circle", "py:lib/shapes.py#Circle.area"]
+    # a tool's name inside an object the shell split at its spaces is a value, not a call
+    done = run_codenav("call", "map_search", "{", "query:", "map_node", "}", "--root", root)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["data"]["query"] == "map_node"
     # one answer not ok: every answer still printed, exit 1
     done = run_codenav("call", "map_node", '{"symbol": "Nowhere"}', "map_node",
                        '{"symbol": "Circle"}', "--root", root)

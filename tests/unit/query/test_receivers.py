@@ -249,11 +249,17 @@ def test_an_arrow_function_in_a_class_field_is_its_calls_caller() -> None:
             return payload;
         };
         private _check = (): string => JwtUtils.decode("y");
+        protected _multi = async (
+            text: string,
+        ): Promise<string> => {
+            return JwtUtils.decode(text);
+        };
     }
     ''', callers, '''
     ts:info.ts#UserInfoService @ info.ts:4
     ts:info.ts#UserInfoService._getClaims @ info.ts:6
     ts:info.ts#UserInfoService._check @ info.ts:9
+    ts:info.ts#UserInfoService._multi @ info.ts:13
     ''')
 
 

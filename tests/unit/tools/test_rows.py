@@ -166,7 +166,31 @@ def test_a_files_own_node_has_no_lines() -> None:
     ("(base)", "(base)"),
     ("extends Base<T>", "extends Base<T>"),
     ("(unclosed: string, ", "(unclosed: string, "),
+    # (the review's: generics holding an arrow, `>` in a default, `)` in a string, a lambda)
+    ("<T extends (...args: any[]) => void>(fn: T, wait: number)",
+     "<T extends (...args: any[]) => void>(fn, wait)"),
+    ("(x, lo = 0, hi = x > 10 ? 10 : x)", "(x, lo = 0, hi = x > 10 ? 10 : x)"),
+    ("(text: string, sep = \")\", limit = 2)", "(text, sep = \")\", limit = 2)"),
+    ("(items, pred=lambda x: x > 0, limit=10)", "(items, pred=lambda x: x > 0, limit=10)"),
+    ("(m: Map<K, V>, n: number)", "(m, n)"),
 ])
 def test_an_outline_row_lists_parameters_by_name(signature: str, listed: str) -> None:
     # grammY's keyboard.ts outline: 6.8 KB of types and defaults for 70 methods (run 40)
     assert parameter_list(signature) == listed
+
+
+def test_a_python_hover_loses_only_the_types_inferred_for_unannotated_parameters() -> None:
+    # gunicorn (run 43): `default: str = "…"` for `default="…"`; the review's: a docstring's
+    # "key: value", a string default holding "name:", a lambda default's parameter
+    from codenav.tools.nav_tools import _as_annotated
+
+    node = make_node("u.py", "load", "function", 1, 9,
+                     'def load(uri, key, template="name: {name}", '
+                     "fn: Callable[[int], int] = lambda x: x + 1)")
+    hover = ('```python\n(function) def load(\n    uri: str,\n    key: str,\n'
+             '    template: str = "name: {name}",\n    fn: (int) -> int = lambda x: x + 1\n'
+             ') -> int\n```\n---\nLook key up: key: value pairs.')
+    assert _as_annotated(node, hover) == (
+        '```python\n(function) def load(\n    uri,\n    key,\n'
+        '    template = "name: {name}",\n    fn: (int) -> int = lambda x: x + 1\n'
+        ') -> int\n```\n---\nLook key up: key: value pairs.')
