@@ -378,6 +378,13 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
             if bound is not None:
                 at = number, excerpt(text[number - 1], bound.start())
                 break
+        if at is None:  # an imported name (rot.js's `RNG`, run 49: the header had been shown)
+            imported = _imported(name)
+            for number in range(1, min(first, len(text) + 1)):
+                code = text[number - 1]
+                if len(code) <= _ORIGIN_LINE and imported.search(code):
+                    at = number, excerpt(code)
+                    break
         if at is None and scope is not None and scope.kind != "module" and \
                 0 < scope.line <= len(text):
             at = scope.line, excerpt(text[scope.line - 1])  # (a parameter it did not read)
@@ -391,6 +398,14 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _imported(name: str) -> re.Pattern[str]:
+    """An import line binding ``name`` (``import RNG from "./rng"``, ``import { a as RNG }``,
+    ``from m import RNG``, ``const RNG = require(…)``)."""
+    n = re.escape(name)
+    return re.compile(rf"^\s*(?:import\b.*(?<![\w$.]){n}\b|from\s+\S+\s+import\b.*\b{n}\b"
+                      rf"|(?:const|let|var)\s+{n}\s*=\s*require\()")
 
 
 def _binding(name: str) -> re.Pattern[str]:

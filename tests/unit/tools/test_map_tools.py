@@ -1056,6 +1056,15 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
             "3 | ctx.throw(500);", "7 later | it.throw(1);"}, data
         assert data["receivers"] == bound, data  # (`this.other`: no plain name)
         assert "their receivers' bindings under 'receivers'" in data["unlisted"], data
+    # rot.js (run 49): a receiver imported (a module's default instance) is bound by its
+    # import line, not the header of the function around the use
+    files["src/use.ts"] = ("import RNG from './rng';\n\nexport function roll() {\n"
+                           "  return RNG.throw(3);\n}\n")
+    files["src/rng.ts"] = "export default {};\n"
+    with mapped(tmp_path / "three", files) as ws:
+        data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
+                                           "show": "lines"})["data"]
+        assert data["receivers"]["src/use.ts"] == ["RNG 1 | import RNG from './rng';"], data
 
 
 def test_a_files_lines_keep_their_indentation(tmp_path: Path) -> None:
