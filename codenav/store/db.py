@@ -44,8 +44,9 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 37
+SCHEMA_VERSION = 38
 # What each version changed (a map of another is rebuilt):
+# 38: `if (!(x instanceof C) || …) … else {…}` narrows x to a C in the else block;
 # 37: a JS/TS bare specifier naming a package of the tree (`@microsoft/tsdoc` in a monorepo,
 # `yaml/util` in yaml's own tests) is that package's entry, read back to its source;
 # 36: a Python `x = property(…)` in a class body is a property; 35: TS declares no field by

@@ -283,6 +283,21 @@
     (binary_expression left: (identifier) @local.narrowed operator: "instanceof"
                        right: [(identifier) (member_expression)] @local.type))
   consequence: (statement_block) @local.narrowing)
+; `if (!(x instanceof C) || …) { … } else { … }`: in the else block, x is a C (golden-layout's
+; `column.addChild(…)`, run 48)
+(if_statement
+  condition: (parenthesized_expression
+    [(unary_expression operator: "!"
+       argument: (parenthesized_expression
+         (binary_expression left: (identifier) @local.narrowed operator: "instanceof"
+                            right: [(identifier) (member_expression)] @local.type)))
+     (binary_expression
+       left: (unary_expression operator: "!"
+         argument: (parenthesized_expression
+           (binary_expression left: (identifier) @local.narrowed operator: "instanceof"
+                              right: [(identifier) (member_expression)] @local.type)))
+       operator: "||")])
+  alternative: (else_clause (statement_block) @local.narrowing))
 ; `const self = this`, `var _this = this`: another name of the receiver
 (variable_declarator
   name: (identifier) @local.definition
