@@ -33,7 +33,11 @@ def names_module(key: str | None, path: str) -> bool:
     own = {stem, stem.removesuffix("/index"), stem.removesuffix("/__init__")}
     if base.startswith("P:"):  # a path, as written (`./core/index.js`)
         written = without_extension(base[2:])
-        return written in own or written.removesuffix("/index") in own
+        # (a package's folder: its entry, built from `src/index` — piscina's tests importing
+        # `'..'`, run 51)
+        folder = "" if written == "." else written + "/"
+        return written in own or written.removesuffix("/index") in own or \
+            stem in (f"{folder}src/index", f"{folder}index")
     if base.startswith("I:") and "/" in base:  # a path through an alias (tsconfig `paths`:
         written = base[2:]  # `@/container/Base/index`) or into a package (`pkg/sub`)
         if written.startswith(("@/", "~/", "#")):

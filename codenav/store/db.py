@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 38
+SCHEMA_VERSION = 39
 # What each version changed (a map of another is rebuilt):
+# 39: a JS/TS import of the root folder (`'..'` from test/) is keyed `P:.`, never `P:` (whose
+# `::name` read as `:name`), and a folder with a package.json is its entry;
 # 38: `if (!(x instanceof C) || …) … else {…}` narrows x to a C in the else block;
 # 37: a JS/TS bare specifier naming a package of the tree (`@microsoft/tsdoc` in a monorepo,
 # `yaml/util` in yaml's own tests) is that package's entry, read back to its source;

@@ -77,7 +77,7 @@ class EsModules(ModuleSystem):
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), module))
             if joined == ".." or joined.startswith("../"):
                 return None  # above the root
-            return f"P:{'' if joined == '.' else joined}"
+            return f"P:{joined}"  # (the root folder: `P:.`, never an empty path before `::`)
         if module.startswith("/"):
             return None
         return f"I:{module}"
@@ -168,7 +168,8 @@ class EsModules(ModuleSystem):
 
     def files_for(self, key: str) -> list[str]:
         if key.startswith("P:"):
-            found = self._file(key[2:])
+            path = "" if key[2:] == "." else key[2:]
+            found = self._file(path) or self._package_folder(path)
             return [found] if found else []
         if not key.startswith("I:"):
             return []
@@ -214,6 +215,18 @@ class EsModules(ModuleSystem):
                     return [found]
             return []
         return []
+
+    def _package_folder(self, folder: str) -> str | None:
+        """The entry of the package whose folder a relative import names (piscina's tests
+        importing `'..'`, its package.json's `types` in a dist/ not in the tree, run 51)."""
+        for _name, where, entries in self._packages:
+            if where == folder:
+                for target in entries.get(".", []):
+                    found = self._built_from(_join(where, target))
+                    if found:
+                        return found
+                return self._file(_join(where, "src/index"))
+        return None
 
     def _built_from(self, path: str) -> str | None:
         """The source file a package entry names: itself (or its source by extension), or

@@ -154,6 +154,11 @@ def test_a_package_of_the_tree_is_found_by_its_name() -> None:
     assert system.files_for("I:yamlish") == []  # (a name is matched whole)
     assert system.files_for("I:nameless") == []  # no name: no package
     assert system.files_for("I:react") == []
+    # piscina (run 51): its tests import the package's folder (`'..'`), whose built
+    # entry is not in the tree
+    assert system.module_key("test/a.test.ts", "..") == "P:."  # (never `P:` then `::x`)
+    assert system.files_for("P:.") == ["src/index.ts"]
+    assert system.files_for("P:tsdoc") == ["tsdoc/src/index.ts"]
 
 
 def test_jsonc_is_read_and_garbage_is_not_fatal() -> None:

@@ -187,3 +187,20 @@ def test_an_import_written_with_the_ts_extension_of_a_re_exported_name(tmp_path:
         files, data = importers(ws, "ts:src/util.ts")
         assert files == ["src/nodes/types.ts"], data
         assert data["text"].startswith("all 1 import line(s) naming 'util'"), data
+
+
+def test_a_package_folder_imported_by_its_tests_is_its_entry(tmp_path: Path) -> None:
+    # piscina (run 51): 28 tests import the package's folder (`import Piscina from '..'`),
+    # whose package.json names a dist/ the tree does not have; the importers of
+    # src/index.ts listed 1 file of 29
+    with mapped(tmp_path, {
+            "package.json": '{"name": "piscina", "types": "./dist/index.d.ts"}',
+            "src/index.ts": "export default class Piscina {}\nexport const version = 1;\n",
+            "src/main.ts": "import Piscina from './index';\nexport default Piscina;\n",
+            "test/a.ts": "import Piscina from '..';\nnew Piscina();\n",
+            "test/deep/b.ts": "import { version } from '../..';\nexport const v = version;\n",
+            "test/c.ts": "import { other } from './c-helper';\nexport const o = other;\n",
+            "test/c-helper.ts": "export const other = 2;\n",
+    }) as ws:
+        files, data = importers(ws, "ts:src/index.ts")
+        assert files == ["src/main.ts", "test/a.ts", "test/deep/b.ts"], data
