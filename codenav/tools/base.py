@@ -19,7 +19,8 @@ from codenav.query.fresh import Freshness
 if TYPE_CHECKING:
     from codenav.workspace import Workspace
 
-__all__ = ["CallContext", "DetailParam", "Handler", "OffsetParam", "ToolParams", "ToolSpec"]
+__all__ = ["CallContext", "DetailParam", "FileFilterParam", "Handler", "OffsetParam", "ToolParams",
+           "ToolSpec"]
 
 # Async callback for progress: (done, total, message).
 ReportProgress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -63,6 +64,11 @@ def _takes_list(annotation: Any) -> bool:
 def DetailParam() -> Any:
     """``detail``: compact rows (default) or objects with every field."""
     return Field(default="compact", description="'full': objects with every field")
+
+
+def FileFilterParam() -> Any:
+    """``fileFilter``: which files an answer reads (locate.FileFilter's forms)."""
+    return Field(default=None, max_length=1000, description="Prefix or glob; !x excludes; a,b")
 
 
 def OffsetParam() -> Any:

@@ -29,7 +29,7 @@ from codenav.query.locate import MAP_ONLY, FileFilter, Located, overridden, with
 from codenav.query.references import other_uses
 from codenav.query.source import Lines
 from codenav.store.read import MapReader
-from codenav.tools.base import CallContext, OffsetParam, ToolSpec
+from codenav.tools.base import CallContext, FileFilterParam, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, checked_bases, checked_text, resolved
 from codenav.tools.render import (
     base_text_entries,
@@ -57,8 +57,7 @@ class CallHierarchyParams(NavParams):
     direction: Literal["incoming", "outgoing"] = Field(
         description="incoming: callers; outgoing: callees")
     depth: int = Field(default=1, ge=1, le=3, description="Levels, 1-3")
-    fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Prefix or glob; !x excludes; a,b")
+    fileFilter: str | None = FileFilterParam()
 
 
 MAX_TYPE_DEPTH = 10

@@ -22,7 +22,14 @@ from codenav.query.search import TIERS, search
 from codenav.query.source import Lines
 from codenav.query.text import TextPage, joined, literal_hits, text_files, text_search
 from codenav.store.read import MapReader, Node, NodeFilter
-from codenav.tools.base import CallContext, DetailParam, OffsetParam, ToolParams, ToolSpec
+from codenav.tools.base import (
+    CallContext,
+    DetailParam,
+    FileFilterParam,
+    OffsetParam,
+    ToolParams,
+    ToolSpec,
+)
 from codenav.tools.common import checked_imports
 from codenav.tools.render import (
     anchor,
@@ -183,8 +190,7 @@ class SearchParams(ToolParams):
     kinds: list[str] | None = Field(default=None, max_length=20,
                                     description="e.g. ['class','method']")
     lang: str | None = Field(default=None, max_length=20, description="Language code, e.g. py")
-    fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Prefix or glob; !x excludes; a,b")
+    fileFilter: str | None = FileFilterParam()
     exact: bool = Field(default=False, description="Exact names only")
     text: bool = Field(default=False, description="Lines holding query (grep -F)")
     offset: int = OffsetParam()

@@ -39,7 +39,7 @@ from codenav.query.references import (
 from codenav.query.source import Lines
 from codenav.query.text import commented
 from codenav.store.read import MapReader, Node
-from codenav.tools.base import CallContext, OffsetParam, ToolSpec
+from codenav.tools.base import CallContext, FileFilterParam, OffsetParam, ToolSpec
 from codenav.tools.common import NavParams, checked_text, resolved
 from codenav.tools.render import (
     fallback_notes,
@@ -66,8 +66,7 @@ _REF_COST = 24  # fewest characters a reference costs: never build more than a b
 
 
 class ReferencesParams(NavParams):
-    fileFilter: str | None = Field(default=None, max_length=1000,
-                                   description="Prefix or glob; !x excludes; a,b")
+    fileFilter: str | None = FileFilterParam()
     includeDeclaration: bool = Field(default=False, description="List the definition too")
     show: Rendering = Field(default="code", description=(
         "names: no code; lines: no names"))
