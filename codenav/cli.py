@@ -431,14 +431,21 @@ def _warm_answer(args: argparse.Namespace, ws: Any, tool: str,
         return None
     answer = warm.ask(path, tool, arguments)
     if answer is None:
-        argv = [str(ws.root)]
-        argv += ["--db", str(args.db)] if args.db else []
-        argv += ["--trust-project-config"] if args.trust_project_config else []
-        argv += ["--trust-map"] if args.trust_map else []
-        argv += ["--allow-large-root"] if args.allow_large_root else []
-        warm.spawn(argv)
+        warm.spawn(_warm_argv(ws, args))
         ws.warm_elsewhere = True
     return answer
+
+
+def _warm_argv(ws: Any, args: argparse.Namespace | None) -> list[str]:
+    """``codenav warm``'s command line for ``ws``: its root, and the map and trust options
+    the caller was given (the same socket as its calls, see warm.socket_of)."""
+    db = getattr(args, "db", None)
+    argv = [str(ws.root)]
+    argv += ["--db", str(db)] if db else []
+    argv += ["--trust-project-config"] if getattr(args, "trust_project_config", False) else []
+    argv += ["--trust-map"] if getattr(args, "trust_map", False) else []
+    argv += ["--allow-large-root"] if getattr(args, "allow_large_root", False) else []
+    return argv
 
 
 def _cmd_warm(args: argparse.Namespace) -> int:
@@ -486,9 +493,7 @@ def _prewarm(args: argparse.Namespace | None) -> None:
     try:  # (the same workspace, map and trust as the calls to come: the same socket)
         path = warm.socket_of(ws)
         if path is not None and warm.ask(path, "map_status", {"tokenBudget": 100}) is None:
-            warm.spawn([str(ws.root), *(["--db", str(db)] if db else []),
-                        *(["--trust-project-config"] if trust else []),
-                        *(["--trust-map"] if trust_map else [])])
+            warm.spawn(_warm_argv(ws, args))
     finally:
         ws.close()
 
