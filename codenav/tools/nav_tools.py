@@ -57,7 +57,14 @@ from codenav.tools.render import (
     unlisted,
     unresolved_cuts,
 )
-from codenav.tools.rows import Rendering, closing_paren, code_scan, one_line
+from codenav.tools.rows import (
+    Rendering,
+    closing_paren,
+    code_scan,
+    one_line,
+    parameters_of,
+    top_level_parts,
+)
 from codenav.workspace import Workspace
 
 __all__ = ["NAV_DEFINITION", "NAV_HOVER", "NAV_REFERENCES", "ReferencesParams"]
@@ -326,7 +333,7 @@ def _as_annotated(node: Node, hover: str) -> str:
     if node.kind not in CALLABLE_KINDS or not node.signature:
         return hover
     bare = {written.split("=", 1)[0].strip().lstrip("*")
-            for written in _parameters(one_line(node.signature))}
+            for written in parameters_of(one_line(node.signature))}
     bare = {name for name in bare if name.isidentifier() and name not in ("self", "cls")}
     opened = hover.find("(", hover.find(f"{node.name}(") if f"{node.name}(" in hover else 0)
     found = closing_paren(hover[opened:], 0) if opened >= 0 else -1  # (from the list:
@@ -335,7 +342,7 @@ def _as_annotated(node: Node, hover: str) -> str:
         return hover
     params = hover[opened + 1:closed]
     out, at = [], 0
-    for part_start, part in _parameter_starts(params):
+    for part_start, part in top_level_parts(params):
         name = part.lstrip().split(":", 1)[0].strip().lstrip("*")
         colon = part.find(":")
         if name in bare and colon >= 0 and part[:colon].strip().lstrip("*") == name:
@@ -344,17 +351,6 @@ def _as_annotated(node: Node, hover: str) -> str:
             at = _annotation_end(params, begin + 1)
     params = "".join(out) + params[at:]
     return hover[:opened + 1] + params + hover[closed:]
-
-
-def _parameter_starts(params: str) -> list[tuple[int, str]]:
-    """Each top-level parameter of a parameter list's text, with where it starts."""
-    out, last = [], 0
-    for at, c, depth in code_scan(params):
-        if c == "," and depth == 0:
-            out.append((last, params[last:at]))
-            last = at + 1
-    out.append((last, params[last:]))
-    return out
 
 
 def _annotation_end(text: str, start: int) -> int:
@@ -383,7 +379,7 @@ def _declared_apart(node: Node | None, hover: str) -> str | None:
         return None
     written = one_line(node.signature)
     squeezed = re.sub(r"\s+", "", hover)
-    for spaced in _parameters(written):
+    for spaced in parameters_of(written):
         param = re.sub(r"\s+", "", spaced)
         if param in ("self", "cls", "this") or param in squeezed:
             continue
@@ -394,32 +390,6 @@ def _declared_apart(node: Node | None, hover: str) -> str | None:
                          r"(?=[,)]|$)", squeezed):
             return written
     return None
-
-
-def _parameters(signature: str) -> list[str]:
-    """The parameters of a one-line signature as written, split at its top-level commas
-    (`a: dict[str, int] = {}` is one)."""
-    start = signature.find("(")
-    if start < 0:
-        return []
-    opened: list[str] = []
-    current, out = "", []
-    for char in signature[start + 1:]:
-        if char in "([{<":
-            opened.append(char)
-        elif char == ")" and not opened:
-            break
-        elif opened and _CLOSES.get(char) == opened[-1]:  # (`=>`'s `>` closes nothing)
-            opened.pop()
-        if char == "," and not opened:
-            out.append(current)
-            current = ""
-        else:
-            current += char
-    return [param for param in (*out, current) if param.strip()]
-
-
-_CLOSES = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 NAV_DEFINITION = ToolSpec(

@@ -55,6 +55,7 @@ __all__ = [
     "node_row",
     "one_line",
     "outline_row",
+    "parameters_of",
     "parse_node_row",
     "parse_ref_row",
     "parse_related_row",
@@ -64,6 +65,7 @@ __all__ = [
     "related_row",
     "short_signature",
     "span",
+    "top_level_parts",
     "whole_call_rows",
 ]
 
@@ -143,8 +145,9 @@ def _parameter_name(parameter: str) -> str:
 
 def code_scan(text: str) -> Iterator[tuple[int, str, int]]:
     """``(position, character, depth)`` of each character of ``text`` outside strings, the
-    depth counting brackets and a generic's ``<…>`` (``Map<K, V>``: ``<`` right after a name,
-    ``>`` not part of ``=>``, ``>=`` or a comparison written with spaces)."""
+    depth counting brackets and a generic's ``<…>`` (``Map<K, V>``, ``Other< "a", "b" >``:
+    ``<`` right after a name, not ``<=``; ``>`` while one is open, not part of ``=>`` or
+    ``->``: ``x > 10`` is a comparison)."""
     depth, quote, angles = 0, "", 0
     for at, c in enumerate(text):
         if quote:
@@ -159,10 +162,10 @@ def code_scan(text: str) -> Iterator[tuple[int, str, int]]:
         elif c in ")]}":
             depth -= 1
         elif c == "<" and (not text[:at].strip() or text[at - 1].isalnum() or
-                           text[at - 1] in "_$") and text[at + 1:at + 2] not in (" ", "="):
+                           text[at - 1] in "_$") and text[at + 1:at + 2] != "=":
             angles += 1
             depth += 1
-        elif c == ">" and angles and text[at - 1:at] not in ("=", " ", "-"):
+        elif c == ">" and angles and text[at - 1:at] not in ("=", "-"):
             angles -= 1
             depth -= 1
         yield at, c, depth
@@ -191,15 +194,31 @@ def _top_level(text: str, char: str) -> int:
     return -1
 
 
-def _split_top(text: str) -> list[str]:
-    """``text`` split at its commas outside brackets, generics and strings."""
+def top_level_parts(text: str) -> list[tuple[int, str]]:
+    """``text`` split at its commas outside brackets, generics and strings: each part with
+    where it starts."""
     out, last = [], 0
     for at, c, depth in code_scan(text):
         if c == "," and depth == 0:
-            out.append(text[last:at])
+            out.append((last, text[last:at]))
             last = at + 1
-    out.append(text[last:])
-    return [part for part in out if part.strip()]
+    out.append((last, text[last:]))
+    return out
+
+
+def _split_top(text: str) -> list[str]:
+    """The parts of ``text`` between its top-level commas, empty ones left out."""
+    return [part for _, part in top_level_parts(text) if part.strip()]
+
+
+def parameters_of(signature: str) -> list[str]:
+    """The parameters of a one-line signature as written (``a: dict[str, int] = {}`` is
+    one), its first top-level parameter list read to its end (or the signature's)."""
+    start = _top_level(signature, "(")
+    if start < 0:
+        return []
+    end = closing_paren(signature, start)
+    return _split_top(signature[start + 1:end if end >= 0 else len(signature)])
 
 
 def bare_signature(signature: str, name: str) -> str:
