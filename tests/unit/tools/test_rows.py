@@ -173,6 +173,11 @@ def test_a_files_own_node_has_no_lines() -> None:
     ("(text: string, sep = \")\", limit = 2)", "(text, sep = \")\", limit = 2)"),
     ("(items, pred=lambda x: x > 0, limit=10)", "(items, pred=lambda x: x > 0, limit=10)"),
     ("(m: Map<K, V>, n: number)", "(m, n)"),
+    # (grammY's Api: a generic opened with a space, its line break made one)
+    ("(chat_id: number, other?: Other< \"forward\", \"chat_id\" | \"id\" >, signal?: S)",
+     "(chat_id, other?, signal?)"),
+    ("[Symbol.for(\"x\")](depth: number, inspect: (v: unknown) => string): any",
+     "[Symbol.for(\"x\")](depth, inspect)"),
 ])
 def test_an_outline_row_lists_parameters_by_name(signature: str, listed: str) -> None:
     # grammY's keyboard.ts outline: 6.8 KB of types and defaults for 70 methods (run 40)
