@@ -201,19 +201,9 @@ class EsModules(ModuleSystem):
         source (``./dist/util.js`` -> ``src/util.ts``), else the subpath in the package's
         folder or its ``src/``."""
         for name, folder, entries in self._packages:
-            if spec != name and not spec.startswith(name + "/"):
-                continue
-            sub = spec[len(name):].lstrip("/")
-            for target in entries.get("./" + sub if sub else ".", []):
-                found = self._built_from(_join(folder, target))
-                if found:
-                    return [found]
-            for base in ([_join(folder, sub), _join(folder, "src/" + sub)] if sub else
-                         [_join(folder, "src/index"), _join(folder, "index")]):
-                found = self._file(base)
-                if found:
-                    return [found]
-            return []
+            if spec == name or spec.startswith(name + "/"):
+                found = self._entry(folder, entries, spec[len(name):].lstrip("/"))
+                return [found] if found else []
         return []
 
     def _package_folder(self, folder: str) -> str | None:
@@ -221,11 +211,22 @@ class EsModules(ModuleSystem):
         importing `'..'`, its package.json's `types` in a dist/ not in the tree, run 51)."""
         for _name, where, entries in self._packages:
             if where == folder:
-                for target in entries.get(".", []):
-                    found = self._built_from(_join(where, target))
-                    if found:
-                        return found
-                return self._file(_join(where, "src/index"))
+                return self._entry(where, entries, "")
+        return None
+
+    def _entry(self, folder: str, entries: dict[str, list[str]], sub: str) -> str | None:
+        """The file subpath ``sub`` ("": the package itself) of the package in ``folder``
+        means: its package.json entry read back to its source, else ``sub`` in the folder or
+        its ``src/`` (the package itself: ``src/index``, ``index``)."""
+        for target in entries.get("./" + sub if sub else ".", []):
+            found = self._built_from(_join(folder, target))
+            if found:
+                return found
+        for base in ([_join(folder, sub), _join(folder, "src/" + sub)] if sub else
+                     [_join(folder, "src/index"), _join(folder, "index")]):
+            found = self._file(base)
+            if found:
+                return found
         return None
 
     def _built_from(self, path: str) -> str | None:
