@@ -356,15 +356,8 @@ def _as_annotated(node: Node, hover: str) -> str:
 def _annotation_end(text: str, start: int) -> int:
     """Where the annotation starting at ``start`` ends: the first ``=`` or ``,`` (or the
     end) outside its brackets, the spaces before it kept."""
-    for at, char, depth in code_scan(text):
-        if at < start:
-            continue
-        if depth == 0 and char in "=,":
-            end = at
-            while end > start and text[end - 1] in " \n":
-                end -= 1
-            return end
-    end = len(text)
+    end = next((at for at, char, depth in code_scan(text)
+                if at >= start and depth == 0 and char in "=,"), len(text))
     while end > start and text[end - 1] in " \n":
         end -= 1
     return end

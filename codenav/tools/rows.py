@@ -315,7 +315,7 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True,
     if signature and node.signature:
         bare = bare_signature(one_line(node.signature), node.name)
         if names_only and (node.kind in CALLABLE_KINDS or node.kind == "property") and \
-                _NAMES_FIRST.get(node.lang) and not bare.startswith("="):  # (no assignment)
+                node.lang in _NAMES_FIRST and not bare.startswith("="):  # (no assignment)
             bare = parameter_list(bare)
             bare = bare[len("static"):].lstrip() if static and bare.startswith("static") \
                 else bare
@@ -325,7 +325,7 @@ def outline_row(node: Node, depth: int, signature: bool, end: bool = True,
 
 
 # languages whose parameters are written `name: type`: an outline row keeps the names
-_NAMES_FIRST = {"py": True, "ts": True, "tsx": True, "js": True, "jsx": True}
+_NAMES_FIRST = frozenset({"py", "ts", "tsx", "js", "jsx"})
 
 
 def ref_row(line: int, col: int | None, kind: str, scope: str | None, code: str | None,
