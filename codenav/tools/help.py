@@ -31,6 +31,8 @@ def tool_list() -> str:
         "  Unmarked rows are confirmed; [name]: matched by name only; [map]: the map's alone; "
         "a row naming no function is in the one above's;",
         "  a reference row is a call unless its (kind) or the answer's refKind says otherwise.",
+        "  A use's function is the innermost named one (nested: outer.inner; JS/TS "
+        "`const f = () =>` is f); a lambda's or callback's is the one around it.",
         "  References, callers, subtypes, importers: \"unlisted\" says what they leave out "
         "(\"none…\": complete); uses on receivers of unknown",
         "  type are under \"unresolved\": judge each. \"text\": the grep of the name as a word, "

@@ -200,11 +200,14 @@ def freshness_warnings(fresh: Freshness) -> list[str]:
     return out
 
 
+# what a server still starting would change: asking again is for the unconfirmed rows only
+_SETTLES = ("; unmarked rows are confirmed by the map's types: asking again once it is ready "
+            "rarely changes more than rows marked [name] or under 'unresolved'")
+
 _FALLBACK_REASONS = {
     "would_start": "source:'lsp' starts {server}",
-    "warm_starting": "{server} is starting in the background (later calls add what it "
-                     "finds)",
-    "starting": "{server} is starting",
+    "warm_starting": "{server} is starting in the background" + _SETTLES,
+    "starting": "{server} is starting" + _SETTLES,
     "disabled": "{server} is disabled by configuration",
     "failed": "{server} crashed repeatedly and is disabled",
     "none": "no language server serves this language",

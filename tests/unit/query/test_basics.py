@@ -364,6 +364,36 @@ def test_functions_in_parentheses_or_casts_are_named_by_their_variable() -> None
     ''')
 
 
+def test_a_use_s_function_is_the_innermost_named_one() -> None:
+    # what `codenav tools` says: nested definitions are outer.inner, a JS/TS function assigned
+    # to a const is named by it, a lambda's or callback's calls are the function around it
+    # (run 52's agent searched three times for arrow functions around its callers)
+    check('''
+    //- a.ts
+    export function tar$0get(x: number): number { return x }
+    export function outer(): void {
+      const inner = (y: number) => target(y)
+      ;[1, 2].map((z) => target(z))
+    }
+    ''', callers, '''
+    ts:a.ts#outer @ a.ts:4
+    ts:a.ts#outer.inner @ a.ts:3
+    ''')
+    check('''
+    //- b.py
+    def tar$0get(x):
+        return x
+    def outer():
+        def inner(y):
+            return target(y)
+        f = lambda z: target(z)
+        return [target(i) for i in range(3)]
+    ''', callers, '''
+    py:b.py#outer @ b.py:6, b.py:7
+    py:b.py#outer.inner @ b.py:5
+    ''')
+
+
 def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> None:
     # requests: `@pytest.mark.parametrize("hooks", [default_hooks(), ...])` above a test
     check('''

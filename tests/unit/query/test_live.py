@@ -39,6 +39,10 @@ def test_a_one_shot_call_answers_from_the_map_and_says_why(tmp_path: Path, warm:
         assert envelope["data"]["source"] == "map"
         said = " ".join(envelope.get("warnings", []))
         assert ("in the background" in said) == warm
+        # a server still starting: the note says what asking again could change (runs 53's
+        # agent repeated its first calls, unmarked rows and all)
+        assert ("asking again once it is ready rarely changes more than rows marked" in said
+                ) == warm
         assert ws.pool is not None and ws.pool.state("py") == "idle"  # none started
     finally:
         ws.close()
