@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
-from codenav.model import Definition, node_id
+from codenav.model import ALIAS, Definition, node_id
 
 __all__ = ["LOCAL", "TAG", "Binder", "extend_key", "is_static"]
 
@@ -50,6 +50,8 @@ _CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
 # an argument list, dropped from a value: ``f(a, b)`` -> ``f()``
 _ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
 _CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
+_FUNCTIONS = frozenset({"function", "method"})
+_ALIASING = frozenset({"variable", "constant", "field", "attribute"})  # may name a function
 _STATIC = re.compile(r"(?:^|\s)static\s")
 
 
@@ -161,6 +163,7 @@ class Binder:
         self._keywords = frozenset((keyword, *lang.receiver_aliases)) if keyword else frozenset()
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
+        self.aliases: set[int] = set()  # variables whose value names a function (types: it)
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
         self._callable_nids: set[str] | None = None  # functions whose results are unknown
 
@@ -314,6 +317,11 @@ class Binder:
                     isinstance(binding[1], str) and "::" not in binding[1]:
                 self.types[index] = (-1, binding[1])  # `export var arrays = _arrays`: a module
                 return
+            named = self._named_function(index, value.strip(), scope)
+            if named is not None:  # `get_group_all = _c.get_group_all`: that method
+                self.types[index] = named
+                self.aliases.add(index)
+                return
             if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
                 return
             type_text = binding[1]
@@ -334,6 +342,24 @@ class Binder:
             found, key = self._base(binding, where, head, rest)
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
+
+    def _named_function(self, index: int, value: str, scope: int
+                        ) -> tuple[int, str | None] | None:
+        """What a variable's value that is only a name (``helper``, ``_c.get``,
+        ``Cls.method``) names, when it may be a function: one of this file, or a key the
+        linker follows (it keeps the variable where the key names no function)."""
+        if self.defs[index].kind not in _ALIASING or not _DOTTED.fullmatch(value) or \
+                value.startswith(TAG):
+            return None
+        head, *rest = value.split(".")
+        binding, where = self._lookup(head, scope)
+        if binding is not None and binding[0] == "import" and not rest:
+            return None  # `x = imported`: a module's alias, above; a name's: the linker's own
+        found, key = self._base(binding, where, head, rest)
+        if found >= 0:
+            return (found, None) if found != index and self.defs[found].kind in _FUNCTIONS \
+                else None
+        return (-1, key) if found == -1 and key else None
 
     def _value_type(self, value: str, scope: int, depth: int) -> tuple[int, str | None] | None:
         """What an expression a function returns is: the class (``self``, ``cls()``,
@@ -379,9 +405,11 @@ class Binder:
         return typed.rsplit(".", 1)[-1]
 
     def type_key(self, index: int) -> str | None:
-        """The key of variable or field ``index``'s class, for other files."""
+        """The key of variable or field ``index``'s class, for other files; of a variable
+        that names a function, that function's key after ``ALIAS``."""
         found, key = self.types[index]
-        return f"N:{self._nid(found)}" if found >= 0 else key
+        typed = f"N:{self._nid(found)}" if found >= 0 else key
+        return f"{ALIAS}{typed}" if typed and index in self.aliases else typed
 
     # -------------------------------------------------------------- resolving
 

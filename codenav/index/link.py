@@ -27,7 +27,7 @@ from codenav.index.binder import TAG, is_static
 from codenav.index.languages import by_code, family
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
-from codenav.model import CALLABLE_KINDS
+from codenav.model import ALIAS, CALLABLE_KINDS
 from codenav.store.write import NODE_BITS, file_node
 from codenav.words import name_words
 
@@ -723,13 +723,24 @@ class Linker:
         for depth, name in enumerate(names):
             if node is None:
                 return None
+            node = self.unalias(node)
             found = self.member(node, name)
             if found is None and name == "()" and depth + 1 < len(names):
                 # What the call returns is unknown: any member with the final name.
                 return (self.resolve(f"A:{self._lang_of(node)}::{names[-1]}")
                         if self._guesses(node) else None)
             node = found
-        return node
+        return self.unalias(node) if node is not None else None
+
+    def unalias(self, node: int) -> int:
+        """The function a variable's value names (``get_group_all = _c.get_group_all``:
+        Cache.get_group_all), else ``node`` itself."""
+        typed = self.type_of(node)
+        if typed is None or not typed.startswith(ALIAS):
+            return node
+        found = self.resolve(typed[len(ALIAS):])
+        return found if found is not None and self.kind(found) in ("function", "method") \
+            else node
 
     def _without_stubs(self, nodes: Iterable[int]) -> list[int]:
         """``nodes`` without those of Python stubs (``.pyi``) when code defines the name too:
@@ -778,7 +789,7 @@ class Linker:
         if own:
             return own[0]
         type_key = self.type_of(node)
-        if type_key is not None and len(seen) < _MAX_DEPTH:
+        if type_key is not None and not type_key.startswith(ALIAS) and len(seen) < _MAX_DEPTH:
             cls = self.resolve(type_key)
             if cls is not None and cls != node and cls not in seen:
                 return self.member(cls, name, seen | {node})

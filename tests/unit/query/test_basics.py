@@ -394,6 +394,54 @@ def test_a_use_s_function_is_the_innermost_named_one() -> None:
     ''')
 
 
+def test_a_variable_naming_a_function_is_that_function() -> None:
+    # stevedore: `get_group_all = _c.get_group_all` (a module's bound method, `_c = Cache()`)
+    # and `extension.py`'s `_cache.get_group_all(…)`: the call was "another's" (run 53)
+    check('''
+    //- pkg/__init__.py
+    //- pkg/_cache.py
+    class Cache:
+        def get_group_all(self, group):
+            return group
+
+        def get_group_named(self, group):
+            return self.get_gr$0oup_all(group)
+
+
+    _c = Cache()
+    get_group_all = _c.get_group_all
+    named = Cache.get_group_named
+    VERSION = "1"
+    version = VERSION
+    //- pkg/ext.py
+    from . import _cache
+    from ._cache import get_group_all
+
+
+    def list_entry_points(ns):
+        return list(_cache.get_group_all(ns))
+
+
+    def other(ns):
+        return get_group_all(ns), _cache.version
+    ''', callers, '''
+    py:pkg/_cache.py#Cache.get_group_named @ pkg/_cache.py:6
+    py:pkg/ext.py#list_entry_points @ pkg/ext.py:6
+    py:pkg/ext.py#other @ pkg/ext.py:10
+    ''')
+    check('''
+    //- lib.ts
+    export function hel$0per(): number { return 1 }
+    export const alias = helper
+    export const table = { helper }
+    //- use.ts
+    import { alias } from './lib'
+    export function user(): number { return alias() }
+    ''', callers, '''
+    ts:use.ts#user @ use.ts:2
+    ''')
+
+
 def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> None:
     # requests: `@pytest.mark.parametrize("hooks", [default_hooks(), ...])` above a test
     check('''
