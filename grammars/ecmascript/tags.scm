@@ -56,27 +56,30 @@
 
 ; Variables: `let`/`var` are variables, `const` constants; one whose value is a function is a
 ; function. @definition.type: the class a `new` makes or the function whose result it holds;
-; @definition.value: a name assigned.
+; @definition.value: a name assigned (`const get = cache.get`: a function it names is it).
 ; A `require("…")` is an import (below), not a variable.
 (variable_declaration
   (variable_declarator
     name: (identifier) @name.definition.variable
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
-            (identifier) @definition.value]?)) @definition.variable
+            (identifier) @definition.value
+            (member_expression) @definition.value]?)) @definition.variable
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name.definition.variable
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
-            (identifier) @definition.value]?)) @definition.variable
+            (identifier) @definition.value
+            (member_expression) @definition.value]?)) @definition.variable
 (lexical_declaration
   "const"
   (variable_declarator
     name: (identifier) @name.definition.constant
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
-            (identifier) @definition.value]?)) @definition.constant
+            (identifier) @definition.value
+            (member_expression) @definition.value]?)) @definition.constant
 (lexical_declaration
   (variable_declarator
     name: [(object_pattern [(shorthand_property_identifier_pattern) @name.definition.variable

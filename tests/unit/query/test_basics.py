@@ -434,11 +434,24 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
     export function hel$0per(): number { return 1 }
     export const alias = helper
     export const table = { helper }
+    export class Cache { get(): number { return helper() } }
     //- use.ts
     import { alias } from './lib'
     export function user(): number { return alias() }
     ''', callers, '''
+    ts:lib.ts#Cache.get @ lib.ts:4
     ts:use.ts#user @ use.ts:2
+    ''')
+    check('''
+    //- lib.ts
+    export class Cache { g$0et(): number { return 1 } }
+    const cache = new Cache()
+    export let get = cache.get
+    //- use.ts
+    import { get } from './lib'
+    export function other(): number { return get() }
+    ''', callers, '''
+    ts:use.ts#other @ use.ts:2
     ''')
 
 
