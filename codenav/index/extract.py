@@ -826,14 +826,19 @@ def _module_text(node: Any, data: bytes) -> str:
 
 
 def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
-    """The definition's head: up to its body, without comments; else its first line."""
-    body = node.child_by_field_name("body")
+    """The definition's head: up to its body, without comments (of a function value, up to
+    the function's: ``const datetime = function (`` and its parameters on the lines below);
+    else its first line."""
+    body, scan = node.child_by_field_name("body"), node
+    if body is None:
+        scan = _function_value(node) or node
+        body = scan.child_by_field_name("body")
     window = node.start_byte + _SIGNATURE_WINDOW
     if body is None:
         head = data[node.start_byte : min(node.end_byte, window)].split(b"\n", 1)[0]
     else:
         end = node.start_byte
-        for child in node.children:
+        for child in scan.children:
             if child.start_byte >= body.start_byte or child.is_error:
                 break
             if child.type not in comments:
@@ -842,6 +847,21 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
         head = _without(data, node.start_byte, end, _comments_in(node, end, comments))
     text = _squeezed(head.decode("utf-8", "replace")).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
+
+
+# a JS/TS function written as a value: `const f = function (…) {…}`, `f = async (…) => …`
+_FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function",
+                              "generator_function"})
+
+
+def _function_value(node: Any) -> Any:
+    """The function a declaration or field holds as its value, or None."""
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        node = next((c for c in node.named_children if c.type == "variable_declarator"), None)
+        if node is None:
+            return None
+    value = node.child_by_field_name("value")
+    return value if value is not None and value.type in _FUNCTION_VALUES else None
 
 
 def _squeezed(text: str) -> str:

@@ -84,6 +84,8 @@ _KEYWORDS = frozenset({"def", "class", "function", "function*", "interface", "en
                        "var", "val", "union", "record", "object", "impl", "macro_rules!"})
 _HEAD = re.compile(r"(?:[\w$*!]+\s+)*")
 _ARROW = re.compile(r"=\s*(.*?\S)\s*=>", re.S)  # what an arrow function's signature keeps
+# … and a function expression's: `= async function name(…)` -> `async (…)`
+_FUNCTION_EXPRESSION = re.compile(r"=\s*(async\s+)?function\s*\*?\s*(?:[\w$]+\s*)?(\(.*)", re.S)
 _REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|\[]\S*))?"
                       r"(?: \[(\w+)\])?(?: \| (.*))?$", re.S)
 _NODE_ROW = re.compile(
@@ -226,7 +228,8 @@ def bare_signature(signature: str, name: str) -> str:
     ``def f(x) -> int`` → ``(x) -> int``, ``class C(Base)`` → ``(Base)``, ``export async
     function f<T>(…)`` → ``export async <T>(…)``; modifiers and types before the name stay.
     An arrow function assigned to a name keeps what is between ``=`` and ``=>``
-    (``const f = async (x) =>`` → ``async (x)``). A signature whose head is not words then
+    (``const f = async (x) =>`` → ``async (x)``), a function expression its parameters
+    on (``const f = function (x): T`` → ``(x): T``). A signature whose head is not words then
     the name is left whole."""
     found = word_pattern(name).search(signature)
     if found is None or not _HEAD.fullmatch(signature[: found.start()]):
@@ -235,8 +238,11 @@ def bare_signature(signature: str, name: str) -> str:
     rest = signature[found.end():].lstrip(" :") if signature[found.end():].startswith(
         (" :", ":")) else signature[found.end():].lstrip()
     arrow = _ARROW.fullmatch(rest)
+    expression = _FUNCTION_EXPRESSION.fullmatch(rest)
     if arrow is not None:  # const f = (x) => …: the declaration's syntax, like def f(x)
         rest = arrow.group(1)
+    elif expression is not None:  # const f = function (x) {…}: the same
+        rest = (expression.group(1) or "") + expression.group(2)
     return " ".join([*kept, rest]) if rest else " ".join(kept)
 
 

@@ -120,6 +120,20 @@ def test_a_signature_leaves_out_the_comments_among_its_parameters() -> None:
         ["function f(a: number, b = 2 ): void"]
 
 
+def test_a_function_value_s_signature_is_its_head_to_the_body() -> None:
+    # rrule (run 54): `export const datetime = function (\n  y: number, …  h = 0, …\n) {`
+    # had the signature "const datetime = function (": its defaults took a text search
+    ts = by_extension("m.ts")
+    assert ts is not None
+    found = extract(ts, b"export const datetime = function (\n  y: number,\n  h = 0\n) {\n"
+                        b"  return y + h\n}\nclass K {\n  f = async (\n    a: string,\n"
+                        b"  ) => a\n}\n",
+                    "m.ts")
+    assert {d.name: d.signature for d in found.defs if d.name in ("datetime", "f")} == {
+        "datetime": "const datetime = function ( y: number, h = 0 )",
+        "f": "f = async ( a: string, ) =>"}
+
+
 def test_a_signature_keeps_the_spaces_of_its_string_literals() -> None:
     # tomlkit: `indent: str = "    "` read as `indent: str = " "`: a parameters question asks
     # for the default exactly as written

@@ -133,6 +133,10 @@ def test_outline_rows_show_nesting_spans_and_the_name_of_a_second_definition() -
     ("export const create = async <T>(url: string): Promise<T> =>", "create",
      "export async <T>(url: string): Promise<T>"),
     ("handler = (e) => void", "handler", "= (e) => void"),  # a type, not an arrow function
+    # a function expression keeps its parameters on (rrule's `const datetime = function (`)
+    ("export const datetime = function (y: number, h = 0)", "datetime",
+     "export (y: number, h = 0)"),
+    ("const run = async function* named(x): T", "run", "async (x): T"),
 ])
 def test_a_row_leaves_out_the_keyword_and_the_name_it_already_shows(
         signature: str, name: str, bare: str) -> None:
