@@ -725,6 +725,9 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         if body is None and not keyword:
             continue
         span = (cap.inner.start_byte, cap.inner.end_byte)
+        value = _function_value(cap.inner) if body is None else None
+        if value is not None:  # `onWaiting = () => { this.tick() }`: the function sees `this`
+            span, body = (value.start_byte, value.end_byte), value.child_by_field_name("body")
         if d.parent >= 0 and defs[d.parent].kind in containers:
             # `this` needs no body to start after: a C# property's accessors see it too
             binder.set_receiver(i, span, body.start_byte if body is not None else span[1])

@@ -340,10 +340,13 @@ class BaseLines:
     listed: int
     unlisted: list[TextHit]
     partial: bool
+    # of the unlisted, those whose base the map linked to another type so named: that
+    # type's label and how many (``Counted.other``)
+    other: tuple[tuple[str, int], ...] = ()
 
     @property
     def lines(self) -> int:
-        return self.listed + len(self.unlisted)
+        return self.listed + len(self.unlisted) + sum(count for _, count in self.other)
 
 
 def base_lines(root: Path, paths: list[str], name: str, python: bool,

@@ -6,6 +6,7 @@ columns (docs/contract.md §2).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Literal
@@ -136,7 +137,32 @@ async def checked_bases(ws: Workspace, reader: MapReader, node: Node,
 
     def search() -> BaseLines:
         return base_lines(ws.root, paths, node.name, python, listed)
-    return await anyio.to_thread.run_sync(search)
+    return _of_other_bases(reader, await anyio.to_thread.run_sync(search), node)
+
+
+def _of_other_bases(reader: MapReader, check: BaseLines, node: Node) -> BaseLines:
+    """``check`` with the header lines whose base the map linked to another type so named
+    (kombu's `class Transport(base.Transport)` beside virtual's Transport: 28 lines, run 55)
+    counted by that type rather than placed one by one."""
+    if not check.unlisted:
+        return check
+    paths = sorted({hit.path for hit in check.unlisted})
+    linked = {(path, line): target
+              for path, line, kind, target in reader.name_lines(node.name, paths)
+              if kind == "inheritance" and target is not None and target != node.id}
+    counts: Counter[int] = Counter()
+    kept = []
+    for hit in check.unlisted:
+        target = linked.get((hit.path, hit.line))
+        if target is None:
+            kept.append(hit)
+        else:
+            counts[target] += 1
+    other = []
+    for target, count in counts.most_common():
+        found = reader.node_by_id(target)
+        other.append((found.nid.split(":", 1)[-1] if found is not None else "?", count))
+    return replace(check, unlisted=kept, other=tuple(other))
 
 
 async def checked_imports(ws: Workspace, reader: MapReader, module: Node,

@@ -467,7 +467,7 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
         check = await checked_imports(ws, reader, start, importing, others)
         if check is not None:
             data.update(import_text_entries(
-                check, importing | {path for path, _ in others.outside_at}))
+                check, importing, {path for path, _ in others.outside_at}))
         if "unresolved" in data:
             cuts += unresolved_cuts()
     return Answer(data, cuts=cuts)

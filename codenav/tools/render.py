@@ -421,22 +421,28 @@ def base_text_entries(check: BaseLines) -> dict[str, Any]:
     'extends '."""
     name, lines = check.name, check.lines
     stopped = _STOPPED if check.partial else ""
-    if not check.unlisted:
+    if not check.unlisted and not check.other:
         return {"text": f"all {lines} class header line(s) naming {name!r} among their bases "
                         f"are the classes listed{stopped}"}
+    parts = [f"{lines} class header line(s) name {name!r} among their bases: "
+             f"{check.listed} the classes listed"]
+    if check.other:  # linked to another type so named: counted by it (kombu, run 55)
+        parts.append(f"{sum(count for _, count in check.other)} of another {name!r} "
+                     f"({_namesakes(check.other)})")
     places = [(hit.path, hit.line) for hit in check.unlisted]
-    return {"text": f"{lines} class header line(s) name {name!r} among their bases: "
-                    f"{check.listed} the classes listed; {len(places)} not "
-                    f"{_places(places[:MAX_PLACES], len(places))}{stopped}",
-            **_shown_lines(check.unlisted, "not listed")}
+    if places:
+        parts.append(f"{len(places)} not {_places(places[:MAX_PLACES], len(places))}")
+    return {"text": "; ".join(parts) + stopped, **_shown_lines(check.unlisted, "not listed")}
 
 
-def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[str, Any]:
+def import_text_entries(check: ImportLines, listed: Collection[str] = (),
+                        said: Collection[str] = ()) -> dict[str, Any]:
     """The import lines an agent would grep for after a module's importers, as the answer's
     ``text`` line (how many name the module, where the others are: not again when they are
-    all in files listed or that ``unlisted`` counted as importing another module so named,
-    ``said`` — run 32: 65 lines of mutagen's other `_util` modules, 20 of them placed)
-    and ``textLines`` (the few not listed, with their code)."""
+    all in files ``listed`` or that ``unlisted`` counted as importing another module so
+    named, ``said`` — run 32: 65 lines of mutagen's other `_util` modules, 20 of them
+    placed; which of the two, said — run 55's agent read "already counted" as listed) and
+    ``textLines`` (the few not listed, with their code)."""
     stem, lines = check.stem, check.lines
     named = f"{stem!r} (or its folder: './', '..')" if check.folder else repr(stem)
     stopped = _STOPPED if check.partial else ""
@@ -448,9 +454,13 @@ def import_text_entries(check: ImportLines, said: Collection[str] = ()) -> dict[
         parts.append(f"{check.unresolved} under 'unresolved'")
     if check.other:
         other_files = {path for path, _ in check.other}
-        if other_files <= set(said):  # (urwid's `from urwid.util import str_util`, run 45)
+        if other_files <= set(listed):  # (urwid's `from urwid.util import str_util`, run 45)
             parts.append(f"{len(check.other)} import it from another module, in files "
-                         "already counted (a re-export, or another module so named)")
+                         "listed (a re-export, or another module so named)")
+        elif other_files <= {*listed, *said}:
+            where = "the files" if not other_files & set(listed) else "files listed or"
+            parts.append(f"{len(check.other)} of another module so named, in {where} "
+                         "'unlisted' names")
         else:
             parts.append(f"{len(check.other)} of another module so named "
                          f"{_places(check.other[:MAX_PLACES], len(check.other))}")

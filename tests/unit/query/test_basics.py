@@ -455,6 +455,29 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
     ''')
 
 
+def test_this_in_an_arrow_function_field_is_the_instance() -> None:
+    # hls.js (run 55): `private onMediaWaiting = () => { this.tick() }` in GapController,
+    # whose own tick comes later, was a [name] use of the base TaskLoop.tick
+    check('''
+    //- loop.ts
+    export default class TaskLoop {
+      public tick(): void {}
+    }
+    //- gap.ts
+    import TaskLoop from './loop'
+    export default class GapController extends TaskLoop {
+      private onWaiting = () => {
+        this.tick()
+      }
+      private onEnded = function (this: GapController) { this.tick() }
+      public t$0ick(): void {}
+    }
+    ''', references, '''
+    gap.ts:4:10 call GapController.onWaiting
+    gap.ts:6:59 call GapController.onEnded
+    ''')
+
+
 def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> None:
     # requests: `@pytest.mark.parametrize("hooks", [default_hooks(), ...])` above a test
     check('''

@@ -90,14 +90,25 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
         files, data = importers(ws, "py:pkg/storage.py")
         assert files == ["pkg/a.py", "pkg/b.py", "pkg/e.py"], data
         # (b.py's name is on a continuation line: its statement's first line does not hold it)
+        # (which files: listed, or those `unlisted` names — run 55's agent read "already
+        # counted" as listed)
         assert data["text"] == ("5 import line(s) name 'storage': 3 in the files listed; "
-                                "2 import it from another module, in files already counted "
-                                "(a re-export, or another module so named)"), data
+                                "2 of another module so named, in files listed or "
+                                "'unlisted' names"), data
         assert "pkg/other/c.py (" in data["unlisted"], data
         _, alone = importers(ws, "py:pkg/other/storage.py")
         assert alone["text"] == "5 import line(s) name 'storage': 2 in the files " \
-            "listed; 3 import it from another module, in files already counted (a " \
-            "re-export, or another module so named)", alone
+            "listed; 3 of another module so named, in files listed or 'unlisted' names", alone
+    # a file importing only the other module: named by `unlisted`, not listed
+    with mapped(tmp_path / "2", {
+            "pkg/__init__.py": "", "pkg/storage.py": "VALUE = 1\n",
+            "pkg/a.py": "from pkg.storage import VALUE\n",
+            "pkg/other/__init__.py": "", "pkg/other/storage.py": "THING = 2\n",
+            "pkg/f.py": "from pkg.other.storage import THING\n"}) as ws:
+        _, only = importers(ws, "py:pkg/storage.py")
+        assert only["text"] == "2 import line(s) name 'storage': 1 in the files listed; " \
+            "1 of another module so named, in the files 'unlisted' names", only
+        assert "pkg/f.py (" in only["unlisted"], only
 
 
 def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: Path) -> None:
