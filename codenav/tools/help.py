@@ -39,8 +39,8 @@ def tool_list() -> str:
         "run, every line accounted for.",
         "fileFilter?: a path prefix or glob, \"tests/\", \"src/**/*.py\"; \"!tests/\" leaves "
         "those out; several: \"!dist/,!docs/\".",
-        "kinds?: class, interface, enum, type, function, method, constructor, property, field, "
-        "variable, constant, module.",
+        "kinds?: class, interface, enum, type, function, method, constructor, property "
+        "(@property, get/set accessor), field, variable, constant, module.",
         "",
     ]
     for tool in TOOLS:

@@ -327,9 +327,10 @@ def _without_unknowns(hover: str) -> str:
 def _as_annotated(node: Node, hover: str) -> str:
     """A Python hover without the types the server infers for parameters the code leaves
     unannotated (gunicorn's ``load_class(uri, default="…")`` hovered as ``default: str =
-    "…"``: an agent read two more calls to learn whether ``str`` was written, run 43).
-    Only in the hover's parameter list, and only a parameter's own annotation (at its
-    start): its doc, defaults and lambdas are left as they are."""
+    "…"``: an agent read two more calls to learn whether ``str`` was written, run 43), and
+    with the parameters spaced as written (``_as_written``). Only in the hover's parameter
+    list, and only a parameter's own annotation (at its start): its doc, defaults and
+    lambdas are left as they are."""
     if node.kind not in CALLABLE_KINDS or not node.signature:
         return hover
     bare = {written.split("=", 1)[0].strip().lstrip("*")
@@ -349,8 +350,25 @@ def _as_annotated(node: Node, hover: str) -> str:
             begin = part_start + colon
             out.append(params[at:begin])
             at = _annotation_end(params, begin + 1)
-    params = "".join(out) + params[at:]
+    params = _as_written("".join(out) + params[at:], parameters_of(one_line(node.signature)))
     return hover[:opened + 1] + params + hover[closed:]
+
+
+def _as_written(params: str, written: list[str]) -> str:
+    """A hover's parameters, each one the code writes the same but for spaces as the code
+    writes it (basedpyright's ``hostname = 'localhost'``, ``size = 2 ** 20`` for
+    ``hostname='localhost'``, ``size=2**20``: runs 54-55's agents read the source again for
+    the defaults as written); the hover's layout kept."""
+    same = {re.sub(r"\s+", "", part): part.strip() for part in written}
+    out, at = [], 0
+    for part_start, part in top_level_parts(params):
+        shown = part.strip()
+        code = same.get(re.sub(r"\s+", "", shown))
+        if code is not None and code != shown:
+            begin = part_start + len(part) - len(part.lstrip())
+            out += [params[at:begin], code]
+            at = begin + len(shown)
+    return "".join(out) + params[at:]
 
 
 def _annotation_end(text: str, start: int) -> int:
