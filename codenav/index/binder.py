@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -164,6 +165,7 @@ class Binder:
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
         self.aliases: set[int] = set()  # variables whose value names a function (types: it)
+        self._qnames: Counter[str] | None = None  # how many definitions have each qname
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
         self._callable_nids: set[str] | None = None  # functions whose results are unknown
 
@@ -351,6 +353,10 @@ class Binder:
         if self.defs[index].kind not in _ALIASING or not _DOTTED.fullmatch(value) or \
                 value.startswith(TAG):
             return None
+        if self._qnames is None:
+            self._qnames = Counter(d.qname for d in self.defs)
+        if self._qnames[self.defs[index].qname] > 1:
+            return None  # declared twice (`if PY2: x = a` / `else: x = b`): no one function
         head, *rest = value.split(".")
         binding, where = self._lookup(head, scope)
         if binding is not None and binding[0] == "import" and not rest:

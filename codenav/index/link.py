@@ -202,6 +202,7 @@ class Linker:
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         self._ending: dict[tuple[str, str], list[int]] = {}  # types named …word, by family
+        self._rebinds: dict[int, bool] = {}  # variables naming a function: assigned again?
         self._reversed: list[str] | None = None  # type names lower-cased and reversed, sorted
         if preload:
             self._load()
@@ -734,13 +735,22 @@ class Linker:
 
     def unalias(self, node: int) -> int:
         """The function a variable's value names (``get_group_all = _c.get_group_all``:
-        Cache.get_group_all), else ``node`` itself."""
+        Cache.get_group_all), else ``node`` itself — also when the variable is assigned
+        again where it is declared (``default = helper`` then ``default = other``)."""
         typed = self.type_of(node)
-        if typed is None or not typed.startswith(ALIAS):
+        if typed is None or not typed.startswith(ALIAS) or self._rebound(node):
             return node
         found = self.resolve(typed[len(ALIAS):])
         return found if found is not None and self.kind(found) in ("function", "method") \
             else node
+
+    def _rebound(self, node: int) -> bool:
+        if node not in self._rebinds:
+            self._rebinds[node] = self.conn.execute(
+                "SELECT 1 FROM nodes n JOIN refs r ON r.file_id = n.file_id AND r.name = n.name "
+                "AND r.kind = 'name' AND r.col = n.name_col AND r.line != n.name_line "
+                "WHERE n.id = ? LIMIT 1", (node,)).fetchone() is not None
+        return self._rebinds[node]
 
     def _without_stubs(self, nodes: Iterable[int]) -> list[int]:
         """``nodes`` without those of Python stubs (``.pyi``) when code defines the name too:

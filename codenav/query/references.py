@@ -266,13 +266,13 @@ def definitions_of(reader: MapReader, nodes: Collection[Node]) -> list[int]:
 
 
 def aliases_of(reader: MapReader, node: Node) -> list[Node]:
-    """The other names a class or a function has at module level, or a method in its class:
-    a variable, constant or field whose whole value is its name (wtforms' ``length =
-    Length``, ``export const Rect = _Rect``, bs4's ``replaceWith = replace_with``) — a use
-    of one is a use of the other (wtforms' tests call ``length(…)``)."""
-    if node.kind not in TYPE_KINDS and node.kind not in ("function", "method"):
+    """The other names a class has at module level: a variable, constant or field whose
+    whole value is its name (wtforms' ``length = Length``, ``export const Rect = _Rect``) —
+    a use of one is a use of the other (wtforms' tests call ``length(…)``). (A function's
+    other names are the linker's: their uses link to the function itself, ``ALIAS``.)"""
+    if node.kind not in TYPE_KINDS:
         return []
-    scope = node.parent_id if node.kind == "method" else None
+    scope = None
     out = []
     for alias in reader.assigned_from([node.id], scope):
         found = _ALIAS.match(alias.signature)

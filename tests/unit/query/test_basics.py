@@ -413,6 +413,13 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
     named = Cache.get_group_named
     VERSION = "1"
     version = VERSION
+    # assigned again, or declared twice: no one function
+    default = _c.get_group_all
+    default = Cache.get_group_named
+    if VERSION:
+        either = _c.get_group_all
+    else:
+        either = Cache.get_group_named
     //- pkg/ext.py
     from . import _cache
     from ._cache import get_group_all
@@ -424,6 +431,10 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
 
     def other(ns):
         return get_group_all(ns), _cache.version
+
+
+    def neither(ns):
+        return _cache.default(ns), _cache.either(ns)
     ''', callers, '''
     py:pkg/_cache.py#Cache.get_group_named @ pkg/_cache.py:6
     py:pkg/ext.py#list_entry_points @ pkg/ext.py:6
