@@ -9,7 +9,7 @@ from codenav.index.languages import by_extension, family
 from codenav.store.read import ImportSite, MapReader, Node
 
 __all__ = ["MODULE_EXTENSIONS", "import_statements", "importers", "names_module",
-           "without_extension"]
+           "through_others", "without_extension"]
 
 MODULE_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".py",
                      ".pyi")
@@ -73,6 +73,26 @@ def importers(reader: MapReader, module: Node) -> list[ImportSite]:
         if site.path not in seen:
             seen.add(site.path)
             out.append(site)
+    return out
+
+
+def through_others(reader: MapReader, module: Node) -> dict[tuple[str, int], str]:
+    """The import lines the map links to ``module`` that name another module, by place: the
+    module they name (typesense's `import { Errors } from '../src/Typesense'`, which
+    re-exports `* as Errors` of `Errors/index.ts`: run 56's agents read the file's lines to
+    learn why it was listed). A Python `from pkg import mod` (`from . import mod`) names
+    ``pkg.mod``; an ES import names no module by an imported name."""
+    out: dict[tuple[str, int], str] = {}
+    python = _family(module.path) == family("py")
+    for site in reader.import_sites([module.id]):
+        if not site.key or names_module(site.key, module.path):
+            continue
+        base, _, names = site.key.split("|", 1)[0].partition("::")
+        joiner = "." if base.startswith("I:") else "/"
+        if python and names and \
+                names_module(f"{base}{joiner}{names.split('.', 1)[0]}", module.path):
+            continue  # (a submodule imported by name from its package)
+        out[(site.path, site.line)] = base.split(":", 1)[1] if ":" in base else base
     return out
 
 

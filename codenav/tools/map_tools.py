@@ -15,7 +15,7 @@ from codenav.index.literals import Place
 from codenav.model import ALIAS
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
-from codenav.query.imports import importers
+from codenav.query.imports import importers, through_others
 from codenav.query.locate import NODE_ID, FileFilter, find_node, locate, mapped_file, parse_node_id
 from codenav.query.outline import asked_kinds, entries, one_per_overload
 from codenav.query.references import other_imports
@@ -450,7 +450,11 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
                     key=lambda e: (nodes[e["node"]].path, e["hops"]) if by_path else
                     (-nodes[e["node"]].hub, e["hops"], nodes[e["node"]].nid, e["edge"],
                      e["direction"]))
-    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, start, single is None)
+    # an importer through another module (a namespace it re-exports): which, on its row
+    via = through_others(reader, start) if by_path else {}
+    neighbors = [_neighbor(nodes[e["node"]], e, params.detail, fresh, start, single is None,
+                           via.get((e["site"]["file"], e["site"]["line"])) if e["site"]
+                           else None)
                  for e in ranked[params.offset:]]
     data: dict[str, Any] = {"node": listed(start, params.detail, fresh)}
     if single is not None and params.detail != "full":
@@ -474,12 +478,12 @@ async def map_neighbors(ws: Workspace, params: NeighborsParams, ctx: CallContext
 
 
 def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshness,
-              start: Node, edge: bool = True) -> Any:
+              start: Node, edge: bool = True, via: str | None = None) -> Any:
     """One neighbor: its related row (about ``start``: no language or kind where they are
     its own, a file without lines) with ``<direction>:<edge>`` (unless every row has the same),
-    ``n:`` (edges, when more than one), ``hops:`` (when more than one) and ``at:`` (the line
+    ``n:`` (edges, when more than one), ``hops:`` (when more than one), ``at:`` (the line
     of the first site: in the neighbor for an incoming edge, in the start node's file for an
-    outgoing one)."""
+    outgoing one) and ``via:`` (the other module an import line names)."""
     if detail == "full":
         notes: dict[str, Any] = {"edge": entry["edge"], "direction": entry["direction"],
                                  "hops": entry["hops"], "count": entry["count"]}
@@ -493,6 +497,8 @@ def _neighbor(node: Node, entry: dict[str, Any], detail: Detail, fresh: Freshnes
         short["hops"] = entry["hops"]
     if entry["site"] is not None:
         short["at"] = entry["site"]["line"]
+    if via is not None:
+        short["via"] = via
     return related(node, start, fresh, short)
 
 

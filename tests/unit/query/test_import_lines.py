@@ -147,8 +147,10 @@ def test_a_module_re_exported_under_a_name_is_imported(tmp_path: Path) -> None:
             "src/index.ts": "export * as Utils from './utils/Utils'\n",
             "src/world.ts": "import { Utils } from './index'\nUtils.appendArray([]);\n"}) as ws:
         files, data = importers(ws, "ts:src/utils/Utils.ts")
-        # (world.ts imports the module itself, by the name index.ts gives it)
+        # (world.ts imports the module itself, by the name index.ts gives it: its row says
+        # through which — typesense, run 56: agents read its lines to learn why it was there)
         assert files == ["src/index.ts", "src/world.ts"], data
+        assert data["neighbors"] == ["src/index.ts at:1", "src/world.ts at:1 via:src/index"]
         assert data["unlisted"].startswith("none"), data
         uses = call(ws, "nav_references", {"symbol": "appendArray", "source": "map",
                                            "show": "lines"})["data"]["references"]
@@ -215,3 +217,15 @@ def test_a_package_folder_imported_by_its_tests_is_its_entry(tmp_path: Path) -> 
     }) as ws:
         files, data = importers(ws, "ts:src/index.ts")
         assert files == ["src/main.ts", "test/a.ts", "test/deep/b.ts"], data
+
+
+def test_a_submodule_imported_by_name_from_its_package_is_no_import_through_it(
+        tmp_path: Path) -> None:
+    # websockets: `from . import frames, http11`, `from .. import frames` name frames.py
+    with mapped(tmp_path, {
+            "pkg/__init__.py": "", "pkg/frames.py": "X = 1\n",
+            "pkg/a.py": "from . import frames\n", "pkg/sub/__init__.py": "",
+            "pkg/sub/b.py": "from .. import frames\nimport pkg.frames\n"}) as ws:
+        files, data = importers(ws, "py:pkg/frames.py")
+        assert files == ["pkg/a.py", "pkg/sub/b.py"], data
+        assert not any("via:" in row for row in data["neighbors"]), data
