@@ -358,17 +358,34 @@ def _as_written(params: str, written: list[str]) -> str:
     """A hover's parameters, each one the code writes the same but for spaces as the code
     writes it (basedpyright's ``hostname = 'localhost'``, ``size = 2 ** 20`` for
     ``hostname='localhost'``, ``size=2**20``: runs 54-55's agents read the source again for
-    the defaults as written); the hover's layout kept."""
+    the defaults as written), or whose default the server cut short (pexpect's
+    ``password_regex = r'(?i)(?:password:)|(?:passphrase ``: run 56); the hover's layout
+    kept."""
     same = {re.sub(r"\s+", "", part): part.strip() for part in written}
     out, at = [], 0
     for part_start, part in top_level_parts(params):
         shown = part.strip()
-        code = same.get(re.sub(r"\s+", "", shown))
+        squeezed = re.sub(r"\s+", "", shown)
+        code = same.get(squeezed) or _cut_from(squeezed, same)
         if code is not None and code != shown:
             begin = part_start + len(part) - len(part.lstrip())
             out += [params[at:begin], code]
             at = begin + len(shown)
     return "".join(out) + params[at:]
+
+
+def _cut_from(shown: str, written: dict[str, str]) -> str | None:
+    """The written parameter ``shown`` (squeezed) is a cut of: the same up to its ``=``, its
+    default the start of the written one's (a string cut short keeps its closing quote)."""
+    head, equals, default = shown.partition("=")
+    if not equals or not default:
+        return None
+    start = f"{head}={default[:-1] if default[-1] in _QUOTES else default}"
+    return next((code for whole, code in written.items()
+                 if whole.startswith(start) and len(whole) > len(shown)), None)
+
+
+_QUOTES = frozenset("'\"")
 
 
 def _annotation_end(text: str, start: int) -> int:

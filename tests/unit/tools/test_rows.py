@@ -205,11 +205,17 @@ def test_a_python_hover_loses_only_the_types_inferred_for_unannotated_parameters
         ') -> int\n```\n---\nLook key up: key: value pairs.')
     # defaults spaced as written (kombu's `hostname='localhost'`, websockets' `2**20`,
     # hovered as `hostname = 'localhost'`, `2 ** 20`: runs 54-55 read the source again)
+    # and a default the server cut short (pexpect's `password_regex`, run 56)
     node = make_node("c.py", "connect", "function", 1, 3,
                      "def connect(hostname='localhost', *, max_size: int | None=2**20, "
+                     "regex=r'(?i)(?:password:)|(?:passphrase for key)', rest='a', "
                      "**kwargs)")
     hover = ("```python\n(function) def connect(\n    hostname = 'localhost',\n    *,\n"
-             "    max_size: int | None = 2 ** 20,\n    **kwargs\n) -> None\n```")
+             "    max_size: int | None = 2 ** 20,\n"
+             "    regex = r'(?i)(?:password:)|(?:passphrase ',\n    rest = 'b',\n"
+             "    **kwargs\n) -> None\n```")
     assert _as_annotated(node, hover) == (
         "```python\n(function) def connect(\n    hostname='localhost',\n    *,\n"
-        "    max_size: int | None=2**20,\n    **kwargs\n) -> None\n```")
+        "    max_size: int | None=2**20,\n"
+        "    regex=r'(?i)(?:password:)|(?:passphrase for key)',\n    rest = 'b',\n"
+        "    **kwargs\n) -> None\n```")
