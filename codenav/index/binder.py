@@ -166,6 +166,7 @@ class Binder:
         self.types: dict[int, tuple[int, str | None]] = {}
         self.aliases: set[int] = set()  # variables whose value names a function (types: it)
         self._qnames: Counter[str] | None = None  # how many definitions have each qname
+        self._values: set[tuple[int, str]] = set()  # locals holding a name's value as written
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
         self._callable_nids: set[str] | None = None  # functions whose results are unknown
 
@@ -206,11 +207,17 @@ class Binder:
         ``constructor(private svc: Service)``): its uses in its scope mean the definition."""
         self.scopes[self.scope_at(start)].names[self.defs[index].name] = ("def", index)
 
-    def bind_local(self, name: str, start: int, type_text: str | None = None) -> None:
+    def bind_local(self, name: str, start: int, type_text: str | None = None,
+                   value: bool = False) -> None:
+        """A parameter or local variable, with the type it is declared or made with; a
+        ``value`` type is what the local holds as written (``add = self.add``): a bare use
+        of the local is a use of the function it names, if it names one."""
         scope = self.scope_at(start)
         names = self.scopes[scope].names
         if name not in names or (names[name][0] == "local" and type_text and not names[name][1]):
             names[name] = ("local", type_text)
+            if value:
+                self._values.add((scope, name))
         first = self._first_local.get(scope)
         if first is None or start < first[0]:
             self._first_local[scope] = (start, name)
@@ -366,6 +373,34 @@ class Binder:
             return (found, None) if found != index and self.defs[found].kind in _FUNCTIONS \
                 else None
         return (-1, key) if found == -1 and key else None
+
+    def called_local(self, start: int, name: str) -> tuple[int, str | None] | None:
+        """A call of a local that holds a function or a class as written (``self_add =
+        self.add`` … ``self_add(k, v)``: add's call), None for any other local."""
+        binding, where = self._lookup(name, self.scope_at(start))
+        if binding is None or binding[0] != "local" or (where, name) not in self._values:
+            return None
+        return self._local_function(str(binding[1]), where)
+
+    def _local_function(self, value: str, scope: int) -> tuple[int, str | None] | None:
+        """The function a local's value names (boltons' ``self_add = self.add``): one of this
+        file, or a key after ``ALIAS`` the linker resolves to a function or to nothing."""
+        if not _DOTTED.fullmatch(value) or value.startswith(TAG):
+            return None
+        head, *rest = value.split(".")
+        if head in self._keywords:  # `const add = this.add`
+            method = self._method_scope(scope)
+            found, key = self._of_receiver(method, rest) if method >= 0 and rest else (-1, None)
+        else:
+            binding, where = self._lookup(head, scope)
+            if binding is not None and binding[0] == "local" and not rest:
+                return None  # (another local: what it holds is not followed)
+            found, key = self._base(binding, where, head, rest)
+        if found >= 0:
+            kind = self.defs[found].kind
+            return (found, None) if kind in _FUNCTIONS or kind in self.lang.containers \
+                else None
+        return (-1, f"{ALIAS}{key}") if found == -1 and key else None
 
     def _value_type(self, value: str, scope: int, depth: int) -> tuple[int, str | None] | None:
         """What an expression a function returns is: the class (``self``, ``cls()``,

@@ -708,7 +708,10 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
             type_text = _type_text(binder.lang, type_node, data)
         else:
             type_text = None
-        binder.bind_local(_text(node, data), node.start_byte, type_text)
+        # `add = self.add`: the local holds what the attribute is (not what a call makes)
+        holds = type_node is not None and type_node.type in _MEMBER_VALUES and \
+            type_node.parent is not None and type_node.parent.type in _ASSIGNING
+        binder.bind_local(_text(node, data), node.start_byte, type_text, value=holds)
     for node, is_global in caps.outward:
         binder.declare_outward(_text(node, data), node.start_byte, is_global)
     for node, type_node, block in caps.narrowed:
@@ -851,6 +854,10 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
     text = _squeezed(head.decode("utf-8", "replace")).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 
+
+# a local assigned an attribute's value as written (`add = self.add`, `const add = this.add`)
+_MEMBER_VALUES = frozenset({"attribute", "member_expression"})
+_ASSIGNING = frozenset({"assignment", "variable_declarator"})
 
 # a JS/TS function written as a value: `const f = function (…) {…}`, `f = async (…) => …`
 _FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function",
@@ -1075,8 +1082,12 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                 around = binder.scopes[scope_at(start)].parent
                 target, key = resolve(around, looked_up, qualifier, types) if around >= 0 \
                     else (-1, None)
-            if target == LOCAL:
-                continue  # a parameter or local variable: the file alone answers for it
+            if target == LOCAL:  # a parameter or local variable: the file alone answers
+                named = binder.called_local(start, name) if kind == "call" and \
+                    qualifier is None else None
+                if named is None:
+                    continue
+                target, key = named  # (a local holding a function: `add = self.add`)
             if key is None and target < 0 and qualifier and path_nodes and \
                     node.parent is not None and node.parent.type in path_nodes:
                 head, *rest = qualifier.split(".")  # `crate::util::help()`: a module path

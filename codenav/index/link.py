@@ -588,7 +588,7 @@ class Linker:
         """Whether ``key`` (resolved) was resolved by a guess from a name: its first
         alternative that resolves is ``V:`` or ``A:`` (the receiver's type unknown)."""
         base = key.rpartition("^")[0] if "^" in key else key
-        for alternative in base.split("|"):
+        for alternative in base.removeprefix(ALIAS).split("|"):
             if self.resolve(alternative) is not None:
                 return alternative.startswith(("V:", "A:"))
         return False
@@ -667,6 +667,11 @@ class Linker:
         return (row[0], str(row[1]), str(row[2])) if row else None
 
     def _resolve_plain(self, key: str) -> int | None:
+        if key.startswith(ALIAS):  # a local called that holds a function (`add = self.add`)
+            found = self.resolve(key[len(ALIAS):])  # or a class (`Special = models.Admin`)
+            kind = self.kind(found) if found is not None else None
+            return found if found is not None and kind is not None and (
+                kind in ("function", "method") or self._is_container(found, kind)) else None
         if "|" in key:  # alternatives, tried in order
             for alternative in key.split("|"):
                 found = self.resolve(alternative)

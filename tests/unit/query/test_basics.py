@@ -466,6 +466,45 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
     ''')
 
 
+def test_a_local_holding_a_method_calls_it() -> None:
+    # boltons (run 57): `self_add = self.add` in OrderedMultiDict.update, then `self_add(k, v)`:
+    # the calls were the local's (the agents searched the text for them); a local holding a
+    # call's result, a field's value or another local is no function of its own
+    check('''
+    //- d.py
+    def make():
+        return 1
+
+
+    class OMD:
+        def a$0dd(self, k, v):
+            return k
+
+        def update(self, items):
+            self_add = self.add
+            made = make()
+            other = self_add
+            for k, v in items:
+                self_add(k, v)
+            made()
+            other(1, 2)
+    ''', callers, '''
+    py:d.py#OMD.update @ d.py:14
+    ''')
+    check('''
+    //- d.ts
+    export class OMD {
+      a$0dd(k: string): void {}
+      update(items: string[]): void {
+        const add = this.add
+        for (const k of items) add(k)
+      }
+    }
+    ''', callers, '''
+    ts:d.ts#OMD.update @ d.ts:5
+    ''')
+
+
 def test_this_in_an_arrow_function_field_is_the_instance() -> None:
     # hls.js (run 55): `private onMediaWaiting = () => { this.tick() }` in GapController,
     # whose own tick comes later, was a [name] use of the base TaskLoop.tick
