@@ -444,7 +444,8 @@ def import_text_entries(check: ImportLines, listed: Collection[str] = (),
     placed; which of the two, said — run 55's agent read "already counted" as listed) and
     ``textLines`` (the few not listed, with their code)."""
     stem, lines = check.stem, check.lines
-    named = f"{stem!r} (or its folder: './', '..')" if check.folder else repr(stem)
+    # (the module, not a name it defines: run 57's agent could not tell which `Filter`)
+    named = f"the module {stem!r}" + (" (or its folder: './', '..')" if check.folder else "")
     stopped = _STOPPED if check.partial else ""
     if lines == check.listed:
         return {"text": f"all {lines} import line(s) naming {named} are in the files "
