@@ -92,8 +92,8 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
         # (b.py's name is on a continuation line: its statement's first line does not hold it)
         # (which files: listed, or those `unlisted` names — run 55's agent read "already
         # counted" as listed)
-        assert data["text"] == ("5 import line(s) name the module 'storage': 3 in the files listed; "
-                                "2 of another module so named, in files listed or "
+        assert data["text"] == ("5 import line(s) name the module 'storage': 3 in the files "
+                                "listed; 2 of another module so named, in files listed or "
                                 "'unlisted' names"), data
         assert "pkg/other/c.py (" in data["unlisted"], data
         _, alone = importers(ws, "py:pkg/other/storage.py")
@@ -106,8 +106,8 @@ def test_importers_say_what_the_grep_of_their_import_lines_finds(tmp_path: Path)
             "pkg/other/__init__.py": "", "pkg/other/storage.py": "THING = 2\n",
             "pkg/f.py": "from pkg.other.storage import THING\n"}) as ws:
         _, only = importers(ws, "py:pkg/storage.py")
-        assert only["text"] == "2 import line(s) name the module 'storage': 1 in the files listed; " \
-            "1 of another module so named, in the files 'unlisted' names", only
+        assert only["text"] == "2 import line(s) name the module 'storage': 1 in the files " \
+            "listed; 1 of another module so named, in the files 'unlisted' names", only
         assert "pkg/f.py (" in only["unlisted"], only
 
 
@@ -125,7 +125,8 @@ def test_a_package_named_on_the_way_to_its_submodule_is_not_imported(tmp_path: P
         files, data = importers(ws, "py:lib/tz/__init__.py")
         # (`import lib.tz.tzp` binds lib and imports lib.tz on the way: b.py imports it)
         assert files == ["lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"], data
-        assert data["text"] == "all 4 import line(s) naming the module 'tz' are in the files listed", data
+        assert data["text"] == \
+            "all 4 import line(s) naming the module 'tz' are in the files listed", data
         files, zone = importers(ws, "py:lib/tz/zone.py")
         assert files == ["lib/b.py", "lib/d.py"], zone
 
@@ -185,8 +186,8 @@ def test_an_index_modules_import_lines_include_those_naming_its_folder(tmp_path:
             "src/e.ts": "const e = require('./layer/index');\n"}) as ws:
         files, data = importers(ws, "ts:src/layer/index.ts")
         assert files == ["src/c.ts", "src/e.ts", "src/layer/a.ts", "src/layer/sub/b.ts"], data
-        assert data["text"] == ("all 4 import line(s) naming the module 'layer' (or its folder: './', "
-                                "'..') are in the files listed"), data
+        assert data["text"] == ("all 4 import line(s) naming the module 'layer' (or its folder: "
+                                "'./', '..') are in the files listed"), data
 
 
 def test_an_import_written_with_the_ts_extension_of_a_re_exported_name(tmp_path: Path) -> None:
