@@ -69,6 +69,7 @@ class TypeHierarchyParams(NavParams):
     depth: int = Field(default=1, ge=1, le=MAX_TYPE_DEPTH,
                        description="Levels, 1 (direct) to 10")
     offset: int = OffsetParam()
+    fileFilter: str | None = FileFilterParam()
 
 
 # ----------------------------------------------------------------------- call hierarchy
@@ -162,7 +163,8 @@ async def nav_type_hierarchy(ws: Workspace, params: TypeHierarchyParams,
                              ctx: CallContext) -> Answer:
     reader, located = resolved(ws, params, ctx)
     located = _types_only(located)
-    code_files = without_stubs(reader, FileFilter(None))
+    # (run 58: ~100 test classes of clipanion's Command read for a question on sources/)
+    code_files = without_stubs(reader, FileFilter(params.fileFilter))
     sections = []
     warnings: list[str] = []
     sources = set()
@@ -266,7 +268,7 @@ NAV_TYPE_HIERARCHY = ToolSpec(
                 "interface, `depth` levels.",
     params=TypeHierarchyParams, handler=nav_type_hierarchy,
     arguments="id or position, `direction` supertypes/subtypes, `depth?` 1–10 (1: direct), "
-              "`offset?`, `source?`, `detail?`",
+              "`fileFilter?`, `offset?`, `source?`, `detail?`",
     returns="`types` (· level, then hub score)",
     example={"symbol": "BaseAdapter", "direction": "subtypes"},
 )

@@ -553,7 +553,7 @@ MAP_OVERVIEW = ToolSpec(
     brief="languages, main folders, most central definitions, entry points",
     order=3,
     description="Orient in a repository: languages, main folders, central definitions, entry "
-                "points. Zoom with focus.",
+                "points.",
     params=OverviewParams, handler=map_overview,
     arguments="`focus?` (folder or node id), `depth?` 1–4, `detail?`",
     returns="languages, `dirs` (· hub mass), `hubs` (· hub score), `entryPoints`",
@@ -565,8 +565,8 @@ MAP_SEARCH = ToolSpec(
           "holding query (grep -F; comments/strings marked; query \"\" with fileFilter "
           "\"a.py:40-60,74,b.py:7\": those lines)",
     order=4,
-    description="Definitions by name, part of one or Class.member (word-part aware, then "
-                "fuzzy), most used first; or code lines (text).",
+    description="Definitions by name, part of one or Class.member (then fuzzy), most used "
+                "first; or code lines (text).",
     params=SearchParams, handler=map_search,
     arguments="`query`, `kinds?`, `lang?`, `fileFilter?`, `exact?`, `text?` (code lines "
               "holding query, by file), `offset?`, `detail?`",
@@ -590,8 +590,8 @@ MAP_NODE = ToolSpec(
     name="map_node",
     brief="one definition: signature, doc, parent, members; source on request",
     order=6,
-    description="One definition: signature, doc, place, parent, use counts, members by line "
-                "(kinds filter); signatures or source on request.",
+    description="One definition: signature, doc, place, parent, use counts, members (kinds "
+                "filter); source on request.",
     params=NodeParams, handler=map_node,
     arguments="`id` or `symbol` (+ `file`), `include?` ⊆ source, doc, children, signatures, "
               "`kinds?`, `offset?`, `detail?`",

@@ -425,7 +425,7 @@ NAV_DEFINITION = ToolSpec(
     brief="where a symbol is defined (from a use, a name or an id)",
     order=8,
     description="Where a symbol is defined (from a use, name or id), through imports, "
-                "re-exports, inheritance and typed receivers.",
+                "re-exports and typed receivers.",
     params=NavParams, handler=nav_definition,
     arguments="id or position, `source?` auto/lsp/map, `detail?`",
     returns="`definitions` (node rows)",

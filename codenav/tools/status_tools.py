@@ -174,7 +174,7 @@ MAP_STATUS = ToolSpec(
     brief="is the map built and fresh; language servers' state",
     order=1,
     about_map=True,
-    description="Is the map built and fresh: files, counts, last build, stale files, "
+    description="Is the map built and fresh: files, counts, stale files, "
                 "watcher, language servers.",
     params=StatusParams,
     handler=map_status,

@@ -1106,6 +1106,23 @@ def test_subtypes_account_for_the_class_headers_naming_the_type(tmp_path: Path) 
             "1 (not listed) | export class C extends Base {}"]}, data
 
 
+def test_subtypes_in_the_files_asked_for(tmp_path: Path) -> None:
+    # clipanion (run 58): ~100 test subclasses of Command (5 KB) for a question about
+    # sources/; the type hierarchy took no fileFilter, the call hierarchy did
+    with mapped(tmp_path, {
+            "src/base.py": "class Base:\n    pass\n",
+            "src/a.py": "from src.base import Base\n\n\nclass A(Base):\n    pass\n",
+            "tests/t.py": "from src.base import Base\nfrom src.a import A\n\n\n"
+                          "class T(Base):\n    pass\n\n\nclass U(A):\n    pass\n"}) as ws:
+        args = {"symbol": "Base", "source": "map", "direction": "subtypes", "depth": 2}
+        every = call(ws, "nav_type_hierarchy", args)["data"]
+        assert every["types"] == ["src/a.py#A 4 level:1", "tests/t.py#T 5 level:1",
+                                  "tests/t.py#U 9 level:2 | (A)"], every
+        ours = call(ws, "nav_type_hierarchy", {**args, "fileFilter": "!tests/"})["data"]
+        assert ours["types"] == ["src/a.py#A 4"], ours  # (one level: said once)
+        assert ours["text"].startswith("all 1 class header line(s)"), ours
+
+
 def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     # pyasn1 (run 31): 27 callers, each row repeating its file (28% of a 3.2 KB answer)
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
