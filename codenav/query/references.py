@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from codenav.index.languages import by_code, languages
-from codenav.model import TYPE_KINDS
+from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.query.fresh import Freshness
 from codenav.query.imports import (
     MODULE_EXTENSIONS,
@@ -364,8 +364,10 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
             continue
         text = lines.all(use.path)
         scope = scopes.get(use.scope_id)
-        first = scope.line if scope is not None and scope.kind != "module" else \
-            max(1, use.line - _ORIGIN_SPAN)
+        # a function or class bounds the search; a variable (pdf-lib's `const page1 =
+        # pdfDoc1.addPage()` in an anonymous `(async () => {…})()`, run 59) or the module not
+        bounded = scope is not None and (scope.kind in CALLABLE_KINDS or scope.kind in TYPE_KINDS)
+        first = scope.line if scope is not None and bounded else max(1, use.line - _ORIGIN_SPAN)
         binding = _binding(name)
         at: tuple[int, str] | None = None
         for number in range(min(use.line, len(text)), max(0, first - 1), -1):
@@ -385,8 +387,7 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
                 if len(code) <= _ORIGIN_LINE and imported.search(code):
                     at = number, excerpt(code)
                     break
-        if at is None and scope is not None and scope.kind != "module" and \
-                0 < scope.line <= len(text):
+        if at is None and scope is not None and bounded and 0 < scope.line <= len(text):
             at = scope.line, excerpt(text[scope.line - 1])  # (a parameter it did not read)
         if at is not None:
             seen = found.setdefault(use.path, {})
@@ -874,6 +875,12 @@ class _MapAt:
         file_id = self.file_id(where.path)
         return None if file_id is None else self.reader.ref_at(file_id, where.line, where.col)
 
+    def defines(self, where: ServerPlace) -> bool:
+        """Whether the place is a definition's name (no use: qrcode's `@overload def
+        make_image` lines, which basedpyright reports as references — run 59)."""
+        file_id = self.file_id(where.path)
+        return file_id is not None and self.reader.defines_at(file_id, where.line, where.col)
+
 
 def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilter,
                   all_of_them: bool) -> set[tuple[str, int]]:
@@ -885,9 +892,11 @@ def server_listed(reader: MapReader, places: list[ServerPlace], files: FileFilte
     for where in places:
         if where.external or not files(where.path):
             continue
-        if not all_of_them and _all_entry(where.path, "export"):  # (a Python file)
+        if not all_of_them:
             hit = at.ref(where)
             if hit is not None and _all_entry(where.path, hit[1]):
+                continue  # (a Python `__all__` string)
+            if hit is None and at.defines(where):
                 continue
         listed.add((where.path, where.line))
     return listed
@@ -937,8 +946,8 @@ def _server_rows(reader: MapReader, places: list[ServerPlace], files: FileFilter
         if file_id is not None:
             around = reader.enclosing(file_id, where.line)
             scope = around.id if around is not None else None
-        kind = hit[1] if hit else "reference"
-        if not declaration and _all_entry(where.path, kind):
+        kind = hit[1] if hit else "declaration" if at.defines(where) else "reference"
+        if not declaration and (_all_entry(where.path, kind) or kind == "declaration"):
             continue
         mark = GUESSED if unsure and hit is not None and hit[3] is None else None
         by_file[where.path][(where.line, where.col)] = (

@@ -44,7 +44,7 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 45
+SCHEMA_VERSION = 46
 # What each version changed (a map of another is rebuilt):
 # 39: a JS/TS import of the root folder (`'..'` from test/) is keyed `P:.`, never `P:` (whose
 # `::name` read as `:name`), and a folder with a package.json is its entry;

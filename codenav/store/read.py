@@ -467,6 +467,13 @@ class MapReader:
             return None
         return None
 
+    def defines_at(self, file_id: int, line: int, col: int) -> bool:
+        """Whether a definition's name covers (line, col) (an overload's or a setter's
+        `def`, which a server may report among a symbol's references)."""
+        return any(start <= col < start + utf16_len(name) for name, start in self.conn.execute(
+            "SELECT name, name_col FROM nodes WHERE file_id = ? AND name_line = ?",
+            (file_id, line)))
+
     def linked(self, key: str) -> Node | None:
         """The node the linker resolved key ``key`` to, None when it did not."""
         row = self.conn.execute("SELECT target_id FROM symbols WHERE key = ?", (key,)).fetchone()

@@ -63,6 +63,8 @@
     name: (identifier) @name.definition.variable
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (await_expression
+              (call_expression function: [(identifier) (member_expression)] @definition.type))
             (identifier) @definition.value
             (member_expression) @definition.value]?)) @definition.variable
 (lexical_declaration
@@ -70,6 +72,8 @@
     name: (identifier) @name.definition.variable
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (await_expression
+              (call_expression function: [(identifier) (member_expression)] @definition.type))
             (identifier) @definition.value
             (member_expression) @definition.value]?)) @definition.variable
 (lexical_declaration
@@ -78,6 +82,8 @@
     name: (identifier) @name.definition.constant
     value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
             (call_expression function: [(identifier) (member_expression)] @definition.type)
+            (await_expression
+              (call_expression function: [(identifier) (member_expression)] @definition.type))
             (identifier) @definition.value
             (member_expression) @definition.value]?)) @definition.constant
 (lexical_declaration

@@ -505,6 +505,29 @@ def test_a_local_holding_a_method_calls_it() -> None:
     ''')
 
 
+def test_a_constant_awaiting_a_call_has_its_result_s_type() -> None:
+    # pdf-lib (run 59): `const pdfDoc1 = await PDFDocument.create()` in an anonymous
+    # `(async () => {…})()` (its consts are the module's): `pdfDoc1.addPage()` was unresolved
+    check('''
+    //- doc.ts
+    export class Doc {
+      static async create() {
+        const made = 1
+        return new Doc()
+      }
+      addP$0age(): void {}
+    }
+    //- use.ts
+    import { Doc } from './doc'
+    ;(async () => {
+      const doc = await Doc.create()
+      const page = doc.addPage()
+    })()
+    ''', references, '''
+    use.ts:4:20 call <module>
+    ''')
+
+
 def test_this_in_an_arrow_function_field_is_the_instance() -> None:
     # hls.js (run 55): `private onMediaWaiting = () => { this.tick() }` in GapController,
     # whose own tick comes later, was a [name] use of the base TaskLoop.tick

@@ -113,3 +113,18 @@ def test_a_whole_family_answer_at_a_receiver_the_map_cannot_type_is_a_guess(
         rows, marks = _merged_rows(ws, "ts:src/p.ts#A.execute", told, own=True)  # (b's: B's)
         assert rows["src/use.ts"] == [(5, None), (7, GUESSED)], rows
         assert marks == {GUESSED: 1}, marks
+
+
+def test_a_servers_place_at_another_declaration_is_no_use(tmp_path: Path) -> None:
+    # qrcode (run 59): basedpyright reports make_image's `@overload def` lines among its
+    # references; they were listed as "(reference)" rows and both agents read the lines
+    with mapped(tmp_path, {
+            "pkg/__init__.py": "",
+            "pkg/main.py": "from typing import overload\n\n\nclass QR:\n    @overload\n"
+                           "    def make(self, x: int) -> int: ...\n    @overload\n"
+                           "    def make(self, x: str) -> str: ...\n"
+                           "    def make(self, x):\n        return x\n\n\nQR().make(1)\n"}) as ws:
+        told = [ServerPlace("pkg/main.py", 6, 9, 6, 13), ServerPlace("pkg/main.py", 8, 9, 8, 13),
+                ServerPlace("pkg/main.py", 13, 6, 13, 10)]
+        rows, marks = _merged_rows(ws, "py:pkg/main.py#QR.make~3", told)
+        assert rows == {"pkg/main.py": [(13, None)]}, (rows, marks)

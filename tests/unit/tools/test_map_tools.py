@@ -1061,10 +1061,15 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
     files["src/use.ts"] = ("import RNG from './rng';\n\nexport function roll() {\n"
                            "  return RNG.throw(3);\n}\n")
     files["src/rng.ts"] = "export default {};\n"
+    # pdf-lib (run 59): in an anonymous `(async () => {…})()` the consts are the module's;
+    # a use in one (`const page = doc.throw()`) had its own line for its receiver's binding
+    files["src/iife.ts"] = ("import { make } from './make';\n(async () => {\n"
+                            "  const doc = make();\n  const page = doc.throw(4);\n})();\n")
     with mapped(tmp_path / "three", files) as ws:
         data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
                                            "show": "lines"})["data"]
         assert data["receivers"]["src/use.ts"] == ["RNG 1 | import RNG from './rng';"], data
+        assert data["receivers"]["src/iife.ts"] == ["doc 3 | const doc = make();"], data
 
 
 def test_a_files_lines_keep_their_indentation(tmp_path: Path) -> None:
