@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 __all__ = [
-    "ALIAS",
     "CALLABLE_KINDS",
     "TYPE_KINDS",
     "Definition",
@@ -24,9 +23,6 @@ __all__ = [
 
 # The kinds of definition that are called (and of one name, may be overloads).
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
-# Starts the type key of a variable whose value names a function (``alias = helper``): its
-# uses are that function's where the linker finds one (``Linker.unalias``); no class's.
-ALIAS = "="
 # The kinds that are types (the containers of every language).
 TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "trait", "union",
                         "type"})

@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codenav.index.languages import Language
 from codenav.index.modules import ModuleSystem
-from codenav.model import ALIAS, Definition, node_id
+from codenav.model import Definition, node_id
 
 __all__ = ["LOCAL", "TAG", "Binder", "extend_key", "is_static"]
 
@@ -52,7 +51,6 @@ _CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
 _ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
 _CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
 _FUNCTIONS = frozenset({"function", "method"})
-_ALIASING = frozenset({"variable", "constant", "field", "attribute"})  # may name a function
 _STATIC = re.compile(r"(?:^|\s)static\s")
 
 
@@ -164,9 +162,10 @@ class Binder:
         self._keywords = frozenset((keyword, *lang.receiver_aliases)) if keyword else frozenset()
         # def index -> its class: (def index in this file, or -1 with a key for the linker)
         self.types: dict[int, tuple[int, str | None]] = {}
-        self.aliases: set[int] = set()  # variables whose value names a function (types: it)
-        self._qnames: Counter[str] | None = None  # how many definitions have each qname
-        self._values: set[tuple[int, str]] = set()  # locals holding a name's value as written
+        # locals holding a name's value as written (``add = self.add``), bound once
+        self._values: set[tuple[int, str]] = set()
+        self._bound_at: dict[tuple[int, str], int] = {}  # a local's first binding
+        self._rebound: set[tuple[int, str]] = set()  # … and those bound again elsewhere
         self._memo: dict[tuple[int, str, str | None], tuple[int, str | None]] = {}
         self._callable_nids: set[str] | None = None  # functions whose results are unknown
 
@@ -214,6 +213,8 @@ class Binder:
         of the local is a use of the function it names, if it names one."""
         scope = self.scope_at(start)
         names = self.scopes[scope].names
+        if self._bound_at.setdefault((scope, name), start) != start:  # bound again
+            self._rebound.add((scope, name))
         if name not in names or (names[name][0] == "local" and type_text and not names[name][1]):
             names[name] = ("local", type_text)
             if value:
@@ -326,11 +327,6 @@ class Binder:
                     isinstance(binding[1], str) and "::" not in binding[1]:
                 self.types[index] = (-1, binding[1])  # `export var arrays = _arrays`: a module
                 return
-            named = self._named_function(index, value.strip(), scope)
-            if named is not None:  # `get_group_all = _c.get_group_all`: that method
-                self.types[index] = named
-                self.aliases.add(index)
-                return
             if binding is None or binding[0] != "local" or not isinstance(binding[1], str):
                 return
             type_text = binding[1]
@@ -352,55 +348,31 @@ class Binder:
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
 
-    def _named_function(self, index: int, value: str, scope: int
-                        ) -> tuple[int, str | None] | None:
-        """What a variable's value that is only a name (``helper``, ``_c.get``,
-        ``Cls.method``) names, when it may be a function: one of this file, or a key the
-        linker follows (it keeps the variable where the key names no function)."""
-        if self.defs[index].kind not in _ALIASING or not _DOTTED.fullmatch(value) or \
-                value.startswith(TAG):
-            return None
-        if self._qnames is None:
-            self._qnames = Counter(d.qname for d in self.defs)
-        if self._qnames[self.defs[index].qname] > 1:
-            return None  # declared twice (`if PY2: x = a` / `else: x = b`): no one function
-        head, *rest = value.split(".")
-        binding, where = self._lookup(head, scope)
-        if binding is not None and binding[0] == "import" and not rest:
-            return None  # `x = imported`: a module's alias, above; a name's: the linker's own
-        found, key = self._base(binding, where, head, rest)
-        if found >= 0:
-            return (found, None) if found != index and self.defs[found].kind in _FUNCTIONS \
-                else None
-        return (-1, key) if found == -1 and key else None
-
-    def called_local(self, start: int, name: str) -> tuple[int, str | None] | None:
-        """A call of a local that holds a function or a class as written (``self_add =
-        self.add`` … ``self_add(k, v)``: add's call), None for any other local."""
+    def called_local(self, start: int, name: str) -> int | None:
+        """A call of a local bound once to a function or class of this file as written
+        (boltons' ``self_add = self.add`` … ``self_add(k, v)``: add's call; ``const add =
+        this.add``): that definition, None for any other local (one holding what the file
+        cannot tell — a field of another file's class — stays a local: no guess is made)."""
         binding, where = self._lookup(name, self.scope_at(start))
-        if binding is None or binding[0] != "local" or (where, name) not in self._values:
+        if binding is None or binding[0] != "local" or (where, name) not in self._values or \
+                (where, name) in self._rebound:
             return None
-        return self._local_function(str(binding[1]), where)
-
-    def _local_function(self, value: str, scope: int) -> tuple[int, str | None] | None:
-        """The function a local's value names (boltons' ``self_add = self.add``): one of this
-        file, or a key after ``ALIAS`` the linker resolves to a function or to nothing."""
+        value = str(binding[1])
         if not _DOTTED.fullmatch(value) or value.startswith(TAG):
             return None
         head, *rest = value.split(".")
-        if head in self._keywords:  # `const add = this.add`
-            method = self._method_scope(scope)
-            found, key = self._of_receiver(method, rest) if method >= 0 and rest else (-1, None)
+        if head in self._keywords:
+            method = self._method_scope(where)
+            found = self._of_receiver(method, rest)[0] if method >= 0 and rest else -1
         else:
-            binding, where = self._lookup(head, scope)
-            if binding is not None and binding[0] == "local" and not rest:
+            held, at = self._lookup(head, where)
+            if held is not None and held[0] == "local" and not rest:
                 return None  # (another local: what it holds is not followed)
-            found, key = self._base(binding, where, head, rest)
-        if found >= 0:
-            kind = self.defs[found].kind
-            return (found, None) if kind in _FUNCTIONS or kind in self.lang.containers \
-                else None
-        return (-1, f"{ALIAS}{key}") if found == -1 and key else None
+            found = self._base(held, at, head, rest)[0]
+        if found < 0:
+            return None
+        kind = self.defs[found].kind
+        return found if kind in _FUNCTIONS or kind in self.lang.containers else None
 
     def _value_type(self, value: str, scope: int, depth: int) -> tuple[int, str | None] | None:
         """What an expression a function returns is: the class (``self``, ``cls()``,
@@ -446,11 +418,9 @@ class Binder:
         return typed.rsplit(".", 1)[-1]
 
     def type_key(self, index: int) -> str | None:
-        """The key of variable or field ``index``'s class, for other files; of a variable
-        that names a function, that function's key after ``ALIAS``."""
+        """The key of variable or field ``index``'s class, for other files."""
         found, key = self.types[index]
-        typed = f"N:{self._nid(found)}" if found >= 0 else key
-        return f"{ALIAS}{typed}" if typed and index in self.aliases else typed
+        return f"N:{self._nid(found)}" if found >= 0 else key
 
     # -------------------------------------------------------------- resolving
 

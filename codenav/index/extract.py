@@ -1087,7 +1087,7 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
                     qualifier is None else None
                 if named is None:
                     continue
-                target, key = named  # (a local holding a function: `add = self.add`)
+                target, key = named, None  # (a local holding a function: `add = self.add`)
             if key is None and target < 0 and qualifier and path_nodes and \
                     node.parent is not None and node.parent.type in path_nodes:
                 head, *rest = qualifier.split(".")  # `crate::util::help()`: a module path

@@ -27,7 +27,7 @@ from codenav.index.binder import TAG, is_static
 from codenav.index.languages import by_code, family
 from codenav.index.modules import ConfigReader, ModuleSystem, config_reader, module_system
 from codenav.index.overloads import Call, best
-from codenav.model import ALIAS, CALLABLE_KINDS
+from codenav.model import CALLABLE_KINDS
 from codenav.store.write import NODE_BITS, file_node
 from codenav.words import name_words
 
@@ -202,7 +202,6 @@ class Linker:
         self._preloaded = preload
         self._package_files: dict[int, list[int]] = {}
         self._ending: dict[tuple[str, str], list[int]] = {}  # types named …word, by family
-        self._rebinds: dict[int, bool] = {}  # variables naming a function: assigned again?
         self._reversed: list[str] | None = None  # type names lower-cased and reversed, sorted
         if preload:
             self._load()
@@ -588,7 +587,7 @@ class Linker:
         """Whether ``key`` (resolved) was resolved by a guess from a name: its first
         alternative that resolves is ``V:`` or ``A:`` (the receiver's type unknown)."""
         base = key.rpartition("^")[0] if "^" in key else key
-        for alternative in base.removeprefix(ALIAS).split("|"):
+        for alternative in base.split("|"):
             if self.resolve(alternative) is not None:
                 return alternative.startswith(("V:", "A:"))
         return False
@@ -667,11 +666,6 @@ class Linker:
         return (row[0], str(row[1]), str(row[2])) if row else None
 
     def _resolve_plain(self, key: str) -> int | None:
-        if key.startswith(ALIAS):  # a local called that holds a function (`add = self.add`)
-            found = self.resolve(key[len(ALIAS):])  # or a class (`Special = models.Admin`)
-            kind = self.kind(found) if found is not None else None
-            return found if found is not None and kind is not None and (
-                kind in ("function", "method") or self._is_container(found, kind)) else None
         if "|" in key:  # alternatives, tried in order
             for alternative in key.split("|"):
                 found = self.resolve(alternative)
@@ -729,33 +723,13 @@ class Linker:
         for depth, name in enumerate(names):
             if node is None:
                 return None
-            node = self.unalias(node)
             found = self.member(node, name)
             if found is None and name == "()" and depth + 1 < len(names):
                 # What the call returns is unknown: any member with the final name.
                 return (self.resolve(f"A:{self._lang_of(node)}::{names[-1]}")
                         if self._guesses(node) else None)
             node = found
-        return self.unalias(node) if node is not None else None
-
-    def unalias(self, node: int) -> int:
-        """The function a variable's value names (``get_group_all = _c.get_group_all``:
-        Cache.get_group_all), else ``node`` itself — also when the variable is assigned
-        again where it is declared (``default = helper`` then ``default = other``)."""
-        typed = self.type_of(node)
-        if typed is None or not typed.startswith(ALIAS) or self._rebound(node):
-            return node
-        found = self.resolve(typed[len(ALIAS):])
-        return found if found is not None and self.kind(found) in ("function", "method") \
-            else node
-
-    def _rebound(self, node: int) -> bool:
-        if node not in self._rebinds:
-            self._rebinds[node] = self.conn.execute(
-                "SELECT 1 FROM nodes n JOIN refs r ON r.file_id = n.file_id AND r.name = n.name "
-                "AND r.kind = 'name' AND r.col = n.name_col AND r.line != n.name_line "
-                "WHERE n.id = ? LIMIT 1", (node,)).fetchone() is not None
-        return self._rebinds[node]
+        return node
 
     def _without_stubs(self, nodes: Iterable[int]) -> list[int]:
         """``nodes`` without those of Python stubs (``.pyi``) when code defines the name too:
@@ -804,7 +778,7 @@ class Linker:
         if own:
             return own[0]
         type_key = self.type_of(node)
-        if type_key is not None and not type_key.startswith(ALIAS) and len(seen) < _MAX_DEPTH:
+        if type_key is not None and len(seen) < _MAX_DEPTH:
             cls = self.resolve(type_key)
             if cls is not None and cls != node and cls not in seen:
                 return self.member(cls, name, seen | {node})

@@ -16,6 +16,7 @@ from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.query.live import Target
 from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes, merged_folded
+from codenav.query.references import aliases_of
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:
@@ -107,9 +108,15 @@ def map_calls(reader: MapReader, node: Node, direction: str, depth: int) -> list
 
 def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget: list[int],
                seen: set[int]) -> list[Call]:
-    sites = {other: [Site(hit.path, hit.line, hit.col, bool(hit.guessed)) for hit in hits]
-             for other, hits in reader.call_sites(node.id, direction == "incoming").items()}
-    if direction == "incoming":  # a caller is a function, method, class or file: a call in
+    incoming = direction == "incoming"
+    sites: dict[int, list[Site]] = {}
+    # (a call through another name of it is its call: `get_group_all = _c.get_group_all`)
+    for called in [node.id, *(a.id for a in aliases_of(reader, node))] if incoming else \
+            [node.id]:
+        for end, hits in reader.call_sites(called, incoming).items():
+            sites.setdefault(end, []).extend(
+                Site(hit.path, hit.line, hit.col, bool(hit.guessed)) for hit in hits)
+    if incoming:  # a caller is a function, method, class or file: a call in
         # `const d = f()` inside a callback is the function's (or the file's) around it
         merged: dict[int, list[Site]] = {}
         enclosing = enclosing_scopes(reader, set(sites))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from codenav.model import ALIAS, TYPE_KINDS
+from codenav.model import TYPE_KINDS
 from codenav.store.read import MapReader, Node
 from codenav.words import word_pattern
 
@@ -151,7 +151,7 @@ def _type_of(reader: MapReader, node: Node) -> Node | str | None:
         return node
     if node.kind not in _TYPED_KINDS:
         return None
-    if node.type_key and not node.type_key.startswith(ALIAS):
+    if node.type_key:
         return reader.linked(node.type_key)
     declared = _declared(node.signature, node.name, node.lang == "py")
     if declared is None:

@@ -44,8 +44,14 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 46
+SCHEMA_VERSION = 47
 # What each version changed (a map of another is rebuilt):
+# 47: a Python variable's or field's attribute value, a JS/TS one's member value, no longer
+# names a function in the map (46's link-time alias, replaced by the query's `aliases_of`);
+# 46: a JS/TS constant awaiting a call has its result's type; 45: a call of a local holding a
+# function or class of its file (`self_add = self.add`) is its call; 44/43/41/40: the link-time
+# alias (gone in 47); 43: `this` in a class field's arrow function is the instance; 42: a JS/TS
+# function value's signature runs to its body;
 # 39: a JS/TS import of the root folder (`'..'` from test/) is keyed `P:.`, never `P:` (whose
 # `::name` read as `:name`), and a folder with a package.json is its entry;
 # 38: `if (!(x instanceof C) || …) … else {…}` narrows x to a C in the else block;

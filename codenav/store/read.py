@@ -257,12 +257,12 @@ class MapReader:
     def assigned_from(self, targets: Sequence[int], scope: int | None = None) -> list[Node]:
         """The variables, constants and fields declared on a line that names one of
         ``targets``, at module level or in ``scope`` (``length = Length``, ``export const Rect
-        = _Rect``, a class's ``replaceWith = replace_with``): the candidates for another name
-        of the same thing."""
+        = _Rect``, a class's ``replaceWith = replace_with``, ``get = _c.get``): the candidates
+        for another name of the same thing."""
         return self._nodes(
             "n.id IN (SELECT v.id FROM refs r JOIN nodes v ON v.file_id = r.file_id AND "
             "v.name_line = r.line JOIN nodes p ON p.id = v.parent_id WHERE r.target_id IN "
-            "(SELECT value FROM json_each(?)) AND r.kind = 'name' AND v.kind IN "
+            "(SELECT value FROM json_each(?)) AND r.kind IN ('name', 'attribute') AND v.kind IN "
             "('variable', 'constant', 'field', 'attribute') AND (p.qname = '' OR p.id = ?))",
             (json.dumps(list(targets)), scope), "ORDER BY n.id")
 

@@ -12,7 +12,6 @@ from codenav.config import read_toml
 from codenav.envelope import Answer, Cut, Page
 from codenav.errors import BadArgs, NodeNotFound
 from codenav.index.literals import Place
-from codenav.model import ALIAS
 from codenav.paths import relative_path
 from codenav.query.fresh import Freshness
 from codenav.query.imports import importers, through_others
@@ -360,7 +359,7 @@ async def map_node(ws: Workspace, params: NodeParams, ctx: CallContext) -> Answe
                      "parent": parent.nid if parent is not None and parent.kind != "module"
                      else None,
                      "inDegree": incoming, "outDegree": outgoing})
-    if node.type_key and not node.type_key.startswith(ALIAS):  # (no function's key)
+    if node.type_key:
         data["type"] = node.type_key
     if "doc" in include and node.doc:
         data["doc"] = node.doc

@@ -376,16 +376,18 @@ def _as_written(params: str, written: list[str]) -> str:
 
 def _cut_from(shown: str, written: dict[str, str]) -> str | None:
     """The written parameter ``shown`` (squeezed) is a cut of: the same up to its ``=``, its
-    default the start of the written one's (a string cut short keeps its closing quote)."""
+    default a string the start of the written one's (cut short, it keeps its closing
+    quote)."""
     head, equals, default = shown.partition("=")
-    if not equals or not default:
-        return None
-    start = f"{head}={default[:-1] if default[-1] in _QUOTES else default}"
+    if not equals or len(default) < _CUT_AT or default[-1] not in _QUOTES:
+        return None  # (only a long string is cut: `n = 1` is no cut of a stale map's `n=10`)
+    start = f"{head}={default[:-1]}"
     return next((code for whole, code in written.items()
                  if whole.startswith(start) and len(whole) > len(shown)), None)
 
 
 _QUOTES = frozenset("'\"")
+_CUT_AT = 24  # a shorter default a server shows is whole (basedpyright cut one of 43 at 34)
 
 
 def _annotation_end(text: str, start: int) -> int:

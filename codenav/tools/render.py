@@ -201,8 +201,8 @@ def freshness_warnings(fresh: Freshness) -> list[str]:
 
 
 # what a server still starting would change: asking again is for the unconfirmed rows only
-_SETTLES = ("; unmarked rows are confirmed by the map's types: asking again once it is ready "
-            "rarely changes more than rows marked [name] or under 'unresolved'")
+_SETTLES = ("; asking again once it is ready rarely changes more than rows marked [name] or "
+            "under 'unresolved'")
 
 _FALLBACK_REASONS = {
     "would_start": "source:'lsp' starts {server}",

@@ -56,7 +56,7 @@
 
 ; Variables: `let`/`var` are variables, `const` constants; one whose value is a function is a
 ; function. @definition.type: the class a `new` makes or the function whose result it holds;
-; @definition.value: a name assigned (`const get = cache.get`: a function it names is it).
+; @definition.value: a name assigned.
 ; A `require("…")` is an import (below), not a variable.
 (variable_declaration
   (variable_declarator
@@ -65,8 +65,7 @@
             (call_expression function: [(identifier) (member_expression)] @definition.type)
             (await_expression
               (call_expression function: [(identifier) (member_expression)] @definition.type))
-            (identifier) @definition.value
-            (member_expression) @definition.value]?)) @definition.variable
+            (identifier) @definition.value]?)) @definition.variable
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name.definition.variable
@@ -74,8 +73,7 @@
             (call_expression function: [(identifier) (member_expression)] @definition.type)
             (await_expression
               (call_expression function: [(identifier) (member_expression)] @definition.type))
-            (identifier) @definition.value
-            (member_expression) @definition.value]?)) @definition.variable
+            (identifier) @definition.value]?)) @definition.variable
 (lexical_declaration
   "const"
   (variable_declarator
@@ -84,8 +82,7 @@
             (call_expression function: [(identifier) (member_expression)] @definition.type)
             (await_expression
               (call_expression function: [(identifier) (member_expression)] @definition.type))
-            (identifier) @definition.value
-            (member_expression) @definition.value]?)) @definition.constant
+            (identifier) @definition.value]?)) @definition.constant
 (lexical_declaration
   (variable_declarator
     name: [(object_pattern [(shorthand_property_identifier_pattern) @name.definition.variable

@@ -45,14 +45,12 @@
 ; Assignments: kept as nodes at module and class level; inside a function they
 ; are local bindings and stay references (codenav/index/extract.py).
 ; @definition.type: the annotation, else the constructor called (the variable's class);
-; @definition.value: a name assigned, whose own type the variable then has, or a function
-; it names (`get = _c.get`: its uses are the method's).
+; @definition.value: a name assigned, whose own type the variable then has.
 (assignment
   left: (identifier) @name.definition.variable
   type: (type)? @definition.type
   right: [(call function: [(identifier) (attribute)] @definition.type)
-          (identifier) @definition.value
-          (attribute) @definition.value]?) @definition.variable
+          (identifier) @definition.value]?) @definition.variable
 (assignment left: (pattern_list (identifier) @name.definition.variable)) @definition.variable
 (assignment left: (tuple_pattern (identifier) @name.definition.variable)) @definition.variable
 
@@ -74,8 +72,7 @@
     attribute: (identifier) @name.definition.attribute)
   type: (type)? @definition.type
   right: [(call function: [(identifier) (attribute)] @definition.type)
-          (identifier) @definition.value
-          (attribute) @definition.value]?) @definition.attribute
+          (identifier) @definition.value]?) @definition.attribute
 (augmented_assignment
   left: (attribute
     object: (identifier) @definition.receiver

@@ -466,6 +466,37 @@ def test_a_variable_naming_a_function_is_that_function() -> None:
     ''')
 
 
+def test_another_name_of_a_function_in_its_file_or_of_an_import() -> None:
+    # the review of this change: `alias = helper` used in its own file, and an alias of an
+    # imported function, keep their uses (the alias's own references too)
+    check('''
+    //- a.py
+    def hel$0per():
+        return 1
+    alias = helper
+    def g():
+        return alias()
+    //- b.py
+    from a import helper
+    again = helper
+    def h():
+        return again()
+    ''', callers, '''
+    py:a.py#g @ a.py:5
+    py:b.py#h @ b.py:4
+    ''')
+    check('''
+    //- a.py
+    def helper():
+        return 1
+    ali$0as = helper
+    def g():
+        return alias()
+    ''', references, '''
+    a.py:5:12 call g
+    ''')
+
+
 def test_a_local_holding_a_method_calls_it() -> None:
     # boltons (run 57): `self_add = self.add` in OrderedMultiDict.update, then `self_add(k, v)`:
     # the calls were the local's (the agents searched the text for them); a local holding a
@@ -488,6 +519,17 @@ def test_a_local_holding_a_method_calls_it() -> None:
                 self_add(k, v)
             made()
             other(1, 2)
+
+        def twice(self, q):
+            fn = self.add
+            if q:
+                fn = self.other
+            fn(1, 2)
+            either = self.add if q else self.other
+            either(1, 2)
+
+        def other(self, k, v):
+            return v
     ''', callers, '''
     py:d.py#OMD.update @ d.py:14
     ''')

@@ -219,3 +219,8 @@ def test_a_python_hover_loses_only_the_types_inferred_for_unannotated_parameters
         "    max_size: int | None=2**20,\n"
         "    regex=r'(?i)(?:password:)|(?:passphrase for key)',\n    rest = 'b',\n"
         "    **kwargs\n) -> None\n```")
+    # only a string is cut short: a number or a name that starts the map's is not (the
+    # review: `n = 1` became `n=10`, from a map older than the file)
+    from codenav.tools.nav_tools import _as_written
+    assert _as_written("n = 1, flag = True, s = 'a'", ["n=10", "flag=True_x", "s='ab'"]) == \
+        "n = 1, flag = True, s = 'a'"
