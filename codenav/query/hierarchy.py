@@ -15,8 +15,14 @@ from codenav.index.languages import by_code, family
 from codenav.lsp.convert import place
 from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.query.live import Target
-from codenav.query.locate import GUESSED, MAP_ONLY, Located, enclosing_scopes, merged_folded
-from codenav.query.references import aliases_of
+from codenav.query.locate import (
+    GUESSED,
+    MAP_ONLY,
+    Located,
+    aliases_of,
+    enclosing_scopes,
+    merged_folded,
+)
 from codenav.store.read import MapReader, Node
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from codenav.index.extract import identifier_at
 from codenav.index.languages import by_code, by_extension, family, language_of
 from codenav.index.literals import literal_at, names_on_line, parsed
 from codenav.index.overloads import parameter_types
-from codenav.model import CALLABLE_KINDS
+from codenav.model import CALLABLE_KINDS, TYPE_KINDS
 from codenav.paths import relative_path, require_nameable, require_relative
 from codenav.query.fresh import Freshness
 from codenav.query.source import file_lines
@@ -43,6 +43,7 @@ __all__ = [
     "NODE_ID",
     "FileFilter",
     "Located",
+    "aliases_of",
     "constructed",
     "constructors",
     "declarations_of",
@@ -606,3 +607,30 @@ def scope_names(reader: MapReader, ids: set[int]) -> dict[int, str]:
     found = enclosing_scopes(reader, ids)
     return {scope: node.qname if (node := found.get(scope)) is not None and node.qname
             else MODULE for scope in ids}
+
+
+def aliases_of(reader: MapReader, node: Node) -> list[Node]:
+    """The other names a class or a function has at module level, or a method in its class:
+    a variable, constant or field whose whole value is its name, dotted or not (wtforms'
+    ``length = Length``, ``export const Rect = _Rect``, bs4's ``replaceWith = replace_with``,
+    stevedore's ``get_group_all = _c.get_group_all`` of ``_c = Cache()``) — a use of one is a
+    use of the other (wtforms' tests call ``length(…)``, stevedore's ``_cache.get_group_all(…)``:
+    run 53). Not a name assigned again or declared twice."""
+    if node.kind not in TYPE_KINDS and node.kind not in ("function", "method"):
+        return []
+    scope = node.parent_id if node.kind == "method" else None
+    out = []
+    for alias in reader.assigned_from([node.id], scope):
+        found = _ALIAS.match(alias.signature)
+        if alias.id != node.id and found and found.group(1) == alias.name and \
+                found.group(2).rpartition(".")[2] == node.name and \
+                len(reader.family(alias)) == 1 and not reader.rebound(alias):
+            # (a name assigned again, `default = str`, is no other name of the definition)
+            out.append(alias)
+    return out
+
+
+# `length = Length`, `export const Rect = _Rect;`, `var x: typeof Y = Y`, `get = _c.get`: a
+# name given the whole value of another.
+_ALIAS = re.compile(r"(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]*)?=\s*"
+                    r"([\w$]+(?:\.[\w$]+)*)\s*;?\s*$")
