@@ -580,10 +580,12 @@ def test_a_hover_keeps_the_parameters_as_written(tmp_path: Path) -> None:
         assert "Self@" not in method["data"]["hover"], method
         # mako (run 19): `Unknown | None` on each of Template.__init__'s 27 parameters, and
         # the parameters again as written: a type the server infers from a default (`int`)
-        # is left out of the hover, which then reads as written
+        # is left out of the hover, which then reads as written — spaced as written too
+        # (runs 54-55: `hostname = 'localhost'` for `hostname='localhost'` sent agents to the
+        # source for the defaults)
         send = call(ws, "nav_hover", {"symbol": "Session.send"})["data"]
-        assert ": Unknown" not in send["hover"] and "stream = None" in send["hover"], send
-        assert "timeout = 3" in send["hover"] and ": int" not in send["hover"], send
+        assert ": Unknown" not in send["hover"] and "stream=None" in send["hover"], send
+        assert "timeout=3" in send["hover"] and ": int" not in send["hover"], send
         assert "declared" not in send, send
     finally:
         ws.close()
