@@ -122,6 +122,7 @@ class ReferencePage:
     marks: Mapping[str, int] = field(default_factory=dict)  # of the total, per mark
     external: int = 0  # a server's references outside the root (not listed)
     unsearched: int = 0  # source lsp: files the map has references in the server left out
+    aliases: frozenset[str] = frozenset()  # the node's other names (``aliases_of``)
 
     def count(self) -> int:
         """References on this page."""
@@ -940,7 +941,10 @@ def _assemble(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | No
     fresh.check({path for path, _ in shown})
     out = tuple(replace(found, stale=found.path in fresh.stale)
                 for found in _rows(reader, lines, shown))
-    return ReferencePage(node, name, total, files, offset, out, source, dict(marks))
+    aliases = frozenset(a.name for a in aliases_of(reader, node)) if node is not None else \
+        frozenset()
+    return ReferencePage(node, name, total, files, offset, out, source, dict(marks),
+                         aliases=aliases)
 
 
 def _rows(reader: MapReader, lines: Lines, shown: list[tuple[str, list[_Row]]]

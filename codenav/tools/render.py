@@ -558,7 +558,7 @@ def _common_kind(page: ReferencePage) -> str:
 
 
 def _rows(refs: FileReferences, common: str, name: str, code: bool,
-          judged: bool = True) -> list[Any]:
+          aliases: frozenset[str] = frozenset(), judged: bool = True) -> list[Any]:
     """A file's references as rows: with their code lines (``code``; an import of ``name``
     under its own name has none: its kind and place say it all), or with their line and
     what encloses them only."""
@@ -576,18 +576,27 @@ def _rows(refs: FileReferences, common: str, name: str, code: bool,
         leading = not code and ref.kind == "import" and ref.scope == MODULE
         items.append(ref_row(ref.line, ref.col if code else None, ref.kind,
                              None if leading or ref.scope == above else ref.scope, line,
-                             ref.name, common, ref.mark))
+                             ref.name, common, ref.mark, _alias(ref, aliases)))
         above = above if leading or not code else ref.scope
     return items
 
 
-def _lines(refs: FileReferences, common: str, judged: bool = True) -> list[Any]:
+def _lines(refs: FileReferences, common: str, aliases: frozenset[str],
+           judged: bool = True) -> list[Any]:
     """A file's references as their lines only: a number each, a row (``"57 (import)"``,
     ``"57 [name]"``) when its kind is not the answer's ``refKind`` or it is marked (with
     ``judged``, with the code of a row its reader judges by it)."""
-    return [_judged(line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None),
+    return [_judged(line_row(ref.line, ref.mark, ref.kind if ref.kind != common else None,
+                             _alias(ref, aliases)),
                     ref.code if judged and _judged_by_code(ref, common) else None)
             for ref in refs.refs]
+
+
+def _alias(ref: Reference, aliases: frozenset[str]) -> str | None:
+    """The other name of the definition a use is written with (pyparsing's `asList =
+    as_list`, whose uses are as_list's: run 61's agents could not tell them apart in a list
+    of lines); not a name an import gives it (its import row says so)."""
+    return ref.name if ref.name in aliases and ref.kind not in ("import", "export") else None
 
 
 def _judged_by_code(ref: Reference, common: str) -> bool:
@@ -630,9 +639,10 @@ def references_section(page: ReferencePage, symbol: Any, detail: Detail,
         if detail == "full":
             grouped[refs.path] = _full(refs)
         elif rendering == "lines":
-            grouped[refs.path] = _lines(refs, common, judged)
+            grouped[refs.path] = _lines(refs, common, page.aliases, judged)
         else:
-            grouped[refs.path] = _rows(refs, common, name, rendering == "code", judged)
+            grouped[refs.path] = _rows(refs, common, name, rendering == "code", page.aliases,
+                                       judged)
     out: dict[str, Any] = {"symbol": symbol, "total": page.total}
     if detail == "full":
         out["files"] = page.files

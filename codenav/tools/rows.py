@@ -86,8 +86,8 @@ _HEAD = re.compile(r"(?:[\w$*!]+\s+)*")
 _ARROW = re.compile(r"=\s*(.*?\S)\s*=>", re.S)  # what an arrow function's signature keeps
 # … and a function expression's: `= async function name(…)` -> `async (…)`
 _FUNCTION_EXPRESSION = re.compile(r"=\s*(async\s+)?function\s*\*?\s*(?:[\w$]+\s*)?(\(.*)", re.S)
-_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)\))?(?: ([^\s|\[]\S*))?"
-                      r"(?: \[(\w+)\])?(?: \| (.*))?$", re.S)
+_REF_ROW = re.compile(r"^(\d+)(?::(\d+))?(?: \(([\w.-]+)?(?: ?as ([\w$]+))?\))?"
+                      r"(?: ([^\s|\[]\S*))?(?: \[(\w+)\])?(?: \| (.*))?$", re.S)
 _NODE_ROW = re.compile(
     r"^(.+?) ([\w.-]+)(?: (\d+)(?:-(\d+))?)?((?: [\w-]+:\S+)*)(?: \| (.*))?$", re.S)
 _RELATED_ROW = re.compile(
@@ -335,22 +335,31 @@ _NAMES_FIRST = frozenset({"py", "ts", "tsx", "js", "jsx"})
 
 
 def ref_row(line: int, col: int | None, kind: str, scope: str | None, code: str | None,
-            name: str, common_kind: str, mark: str | None = None) -> str:
+            name: str, common_kind: str, mark: str | None = None,
+            alias: str | None = None) -> str:
     """A reference inside its file's group; ``scope`` None: the same as the row above;
-    ``col`` None: its line only (a rendering without columns)."""
-    shown = col is None or (code is not None and code.count(name) == 1)
+    ``col`` None: its line only (a rendering without columns); ``alias``: the other name the
+    use is written with (``(as asList)``)."""
+    shown = col is None or (code is not None and code.count(alias or name) == 1)
     position = str(line) if shown else f"{line}:{col}"
-    row = position + (f" ({kind})" if kind != common_kind else "")
+    row = position + _kind_note(None if kind == common_kind else kind, alias)
     row += f" {scope}" if scope is not None else ""
     row += f" [{mark}]" if mark else ""
     return row if code is None else f"{row} | {code}"
 
 
-def line_row(line: int, mark: str | None, kind: str | None = None) -> int | str:
+def line_row(line: int, mark: str | None, kind: str | None = None,
+             alias: str | None = None) -> int | str:
     """A reference as its line only (the cheapest rendering): the number, or a row with its
-    kind (when not the answer's ``refKind``) and mark."""
-    row = str(line) + (f" ({kind})" if kind else "") + (f" [{mark}]" if mark else "")
-    return row if kind or mark else line
+    kind (when not the answer's ``refKind``), the other name it is written with, and mark."""
+    row = str(line) + _kind_note(kind, alias) + (f" [{mark}]" if mark else "")
+    return row if kind or mark or alias else line
+
+
+def _kind_note(kind: str | None, alias: str | None) -> str:
+    """`` (kind)``, `` (as other)``, `` (kind as other)`` or nothing."""
+    said = " ".join(part for part in (kind, f"as {alias}" if alias else None) if part)
+    return f" ({said})" if said else ""
 
 
 class RefFields(NamedTuple):
@@ -362,6 +371,7 @@ class RefFields(NamedTuple):
     scope: str | None  # None: the same as the row above
     mark: str | None
     code: str | None
+    alias: str | None = None  # the other name the use is written with
 
 
 def parse_ref_row(row: int | str) -> RefFields:
@@ -371,8 +381,8 @@ def parse_ref_row(row: int | str) -> RefFields:
     found = _REF_ROW.match(row) if isinstance(row, str) else None
     if found is None:
         raise ValueError(f"not a reference row: {row!r}")
-    line, col, kind, scope, mark, code = found.groups()
-    return RefFields(int(line), int(col) if col else None, kind, scope, mark, code)
+    line, col, kind, alias, scope, mark, code = found.groups()
+    return RefFields(int(line), int(col) if col else None, kind, scope, mark, code, alias)
 
 
 class NodeRow(NamedTuple):

@@ -646,12 +646,16 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
                 for path, rows in refs["references"].items()} == {
             "pkg/validators.py": ["7", "8", "9"], "tests/test_v.py": ["1", "3", "4"]}, refs
         assert refs["unlisted"].startswith("none"), refs
-        # bs4 (run 20): a class's `replaceWith = replace_with`, called as `replaceWith(…)`
+        # bs4 (run 20): a class's `replaceWith = replace_with`, called as `replaceWith(…)`;
+        # each such row says the name it is written with (pyparsing's `asList`, run 61)
         method = call(ws, "nav_references", {"symbol": "Length.replace_with",
                                              "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in method["references"].items()} == {
             "pkg/validators.py": ["4"], "tests/test_v.py": ["5"]}, method
+        lines = call(ws, "nav_references", {"symbol": "Length.replace_with", "source": "map",
+                                            "show": "lines"})["data"]
+        assert lines["references"]["tests/test_v.py"] == ["5 (as replaceWith)"], lines
         ts = call(ws, "nav_references", {"symbol": "_Rect", "source": "map"})["data"]
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in ts["references"].items()} == {

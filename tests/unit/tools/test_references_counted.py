@@ -142,6 +142,6 @@ def test_show_names_and_lines_are_the_same_references_cheaper(many: Workspace) -
     code, names, lines = (shown[s]["data"]["references"]["pkg/use_06.py"]
                           for s in ("code", "names", "lines"))
     assert parse_ref_row(code[1]).code == "helper(0)"
-    assert parse_ref_row(names[1]) == (5, None, None, "run_6", None, None)
+    assert parse_ref_row(names[1]) == (5, None, None, "run_6", None, None, None)
     # the import's kind is kept where lines are all that is shown (refKind says "call")
     assert lines[0] == "1 (import)" and lines[1] == 5
