@@ -84,8 +84,10 @@ def through_others(reader: MapReader, module: Node) -> dict[tuple[str, int], str
     ``pkg.mod``; an ES import names no module by an imported name."""
     out: dict[tuple[str, int], str] = {}
     python = _family(module.path) == family("py")
+    aliased = {(site.path, site.line) for site in reader.imports_through(module.id)}
     for site in reader.import_sites([module.id]):
-        if not site.key or names_module(site.key, module.path):
+        if not site.key or names_module(site.key, module.path) or \
+                (site.path, site.line) in aliased:
             continue
         base, _, names = site.key.split("|", 1)[0].partition("::")
         joiner = "." if base.startswith("I:") else "/"
@@ -111,6 +113,7 @@ def import_statements(reader: MapReader, module: Node) -> list[ImportSite]:
     keyed = [s for s in reader.imports_keyed(_written_against(module.path))
              if s.key and s.key[:2] in ("P:", "I:")]
     written = [s for s in members + wildcards + keyed if names_module(s.key, module.path)]
+    written += reader.imports_through(module.id)  # (`from 'ts-graphviz/ast'`: tsconfig paths)
     own = _family(module.path)
     for site in sorted([*direct, *written], key=lambda s: (s.path, s.line, s.col)):
         if site.path != module.path and (site.path, site.line) not in seen and \

@@ -281,12 +281,13 @@ class ImportLines:
 
 
 def import_lines(root: Path, paths: list[str], module: str, stem: str, python: bool,
-                 listed: Collection[str], unresolved: Collection[tuple[str, int]]
-                 ) -> ImportLines:
+                 listed: Collection[str], unresolved: Collection[tuple[str, int]],
+                 aliased: Collection[str] = ()) -> ImportLines:
     """The import lines of ``paths`` naming ``stem`` (``imported_modules``), ``module``'s own
     file aside, each read as importing ``module`` or another module so named, accounted for
     against the files an answer lists (``listed``) and its unresolved imports (places): off
-    the event loop."""
+    the event loop. In the ``aliased`` files the linker resolved a path through an alias
+    (tsconfig ``paths``: ``'ts-graphviz/ast'``) to the module: their lines name it."""
     def keep(path: str, text: str) -> str | None:
         keys = [key for last, key in imported_modules(text, python, path) if last == stem]
         if not keys or path == module:
@@ -311,7 +312,7 @@ def import_lines(root: Path, paths: list[str], module: str, stem: str, python: b
     others: list[tuple[str, int]] = []
     unlisted: list[TextHit] = []
     for hit in hits:
-        if hit.tag == "other":
+        if hit.tag == "other" and hit.path not in aliased:
             others.append((hit.path, hit.line))
         elif hit.path in listed:
             counted["listed"] += 1

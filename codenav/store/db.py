@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 47
+SCHEMA_VERSION = 48
 # What each version changed (a map of another is rebuilt):
+# 48: the module of an import through a path alias or into a package (`I:ts-graphviz/ast`)
+# is resolved into `symbols` too (a module's importers);
 # 47: a Python variable's or field's attribute value, a JS/TS one's member value, no longer
 # names a function in the map (46's link-time alias, replaced by the query's `aliases_of`);
 # 46: a JS/TS constant awaiting a call has its result's type; 45: a call of a local holding a

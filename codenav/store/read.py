@@ -610,6 +610,17 @@ class MapReader:
             list(patterns))
         return list(map(ImportSite._make, rows))
 
+    def imports_through(self, module_id: int) -> list[ImportSite]:
+        """The imports whose module, written as a path through an alias or into a package
+        (``I:ts-graphviz/ast``), the linker resolved to module ``module_id``."""
+        rows = self.conn.execute(
+            "SELECT f.path, i.line, i.col, CASE WHEN i.scope_id >= 0 THEN i.scope_id "
+            f"ELSE f.id << {NODE_BITS} END, i.key FROM symbols s JOIN imports i ON "
+            "i.key = s.key OR (i.key >= s.key || '::' AND i.key < s.key || ':;') "
+            "JOIN files f ON f.id = i.file_id WHERE s.target_id = ? AND s.key LIKE 'I:%/%' "
+            "AND instr(s.key, '::') = 0 ORDER BY f.path, i.line", (module_id,))
+        return list(map(ImportSite._make, rows))
+
     def wildcard_imports(self) -> list[ImportSite]:
         """Every ``from m import *`` / ``export * from 'm'`` (in the file's own node when at
         its top level)."""

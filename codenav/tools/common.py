@@ -176,10 +176,11 @@ async def checked_imports(ws: Workspace, reader: MapReader, module: Node,
     paths = text_files(reader, FileFilter(None), langs=family_langs(module))
     python = family(module.lang) == family("py")
     stem = module_stem(module.path)
+    aliased = {site.path for site in reader.imports_through(module.id)}
 
     def search() -> ImportLines:
         return import_lines(ws.root, paths, module.path, stem, python, listed,
-                            others.places())
+                            others.places(), aliased)
     return await anyio.to_thread.run_sync(search)
 
 

@@ -230,3 +230,20 @@ def test_a_submodule_imported_by_name_from_its_package_is_no_import_through_it(
         files, data = importers(ws, "py:pkg/frames.py")
         assert files == ["pkg/a.py", "pkg/sub/b.py"], data
         assert not any("via:" in row for row in data["neighbors"]), data
+
+
+def test_an_import_through_a_tsconfig_path_names_the_module(tmp_path: Path) -> None:
+    # ts-graphviz (run 61): `import { fromModel } from 'ts-graphviz/ast'` (tsconfig `paths`
+    # to ./src/ast/index.js) imports a name src/ast/index.ts re-exports: its importers said
+    # "another module named 'ast'" and the agent searched the text
+    with mapped(tmp_path, {
+            "tsconfig.json": '{"compilerOptions": {"paths": {"tg/ast": ["./src/ast/index.js"]}}}',
+            "src/ast/model.ts": "export function fromModel(): number { return 1 }\n",
+            "src/ast/index.ts": "export * from './model.js'\n",
+            "src/core.ts": "import { fromModel } from './ast/index.js'\nfromModel()\n",
+            "test/g.test.ts": "import { fromModel } from 'tg/ast'\nfromModel()\n"}) as ws:
+        files, data = importers(ws, "ts:src/ast/index.ts")
+        assert files == ["src/core.ts", "test/g.test.ts"], data
+        assert data["unlisted"].startswith("none"), data
+        assert data["text"].startswith("all 2 import line(s)"), data
+        assert not any("via:" in row for row in data["neighbors"]), data
