@@ -38,9 +38,15 @@ _ALWAYS_EXCLUDED = frozenset({
 })
 # Kernel views, not files: never entered, whatever the root (codenav/roots.py refuses them).
 PSEUDO_FILE_SYSTEMS = frozenset({"/proc", "/sys", "/dev"})
-# Build outputs: excluded when walking; in a git tree, .gitignore decides.
+# Build outputs: excluded when walking; in a git tree, .gitignore decides. A folder so named
+# that is a Python package (coverage.py's own `coverage/`: run 62) is source, not output.
 _BUILD_OUTPUTS = frozenset({"build", "dist", "target", "out", ".next", ".nuxt", "coverage",
                             "htmlcov", ".gradle", ".cache"})
+
+
+def _build_output(folder: Path) -> bool:
+    """Whether ``folder`` is a build output by its name (a Python package so named is not)."""
+    return folder.name in _BUILD_OUTPUTS and not (folder / "__init__.py").is_file()
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +273,7 @@ def _rules_ignored(root: Path, rels: list[str]) -> set[str]:
                 if (root / folder / ".gitignore").is_file():
                     rules.load(root / folder, folder)
         dirs = ["/".join(parts[:d]) for d in range(1, len(parts))]
-        if any(part in _BUILD_OUTPUTS for part in parts[:-1]) or \
+        if any(_build_output(root / d) for d in dirs if d.rsplit("/", 1)[-1] in _BUILD_OUTPUTS) or \
                 any(rules.ignored(d, is_dir=True) for d in dirs) or \
                 rules.ignored(rel, is_dir=False):
             out.add(rel)
@@ -350,7 +356,7 @@ def _walk(root: Path, found: Discovery, max_bytes: int) -> None:
             except OSError:
                 continue
             if is_dir:
-                if (is_excluded_dir(name) or name in _BUILD_OUTPUTS
+                if (is_excluded_dir(name) or _build_output(Path(entry.path))
                         or rules.ignored(rel, is_dir=True) or not is_walked_dir(entry.path)):
                     found.excluded_dirs += 1
                 else:

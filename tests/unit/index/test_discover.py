@@ -43,6 +43,17 @@ def test_walk_skips_what_a_user_would(tmp_path: Path) -> None:
     assert all(c.lang.code == "py" for c in found.files)
 
 
+def test_a_python_package_named_like_a_build_output_is_source(tmp_path: Path) -> None:
+    # coverage.py's sdist (run 62): its package `coverage/` was left out as a build output,
+    # and every question on it fell back to grep; `build/lib/coverage/` stays out
+    root = write_tree(tmp_path, {"coverage/__init__.py": "", "coverage/files.py": "X = 1\n",
+                                 "coverage/htmlfiles/x.py": "y = 1\n",
+                                 "build/lib/coverage/__init__.py": "",
+                                 "dist/out.py": "z = 1\n", "tests/test_files.py": "x = 1\n"})
+    assert paths(root) == ["coverage/__init__.py", "coverage/files.py",
+                           "coverage/htmlfiles/x.py", "tests/test_files.py"]
+
+
 def test_too_large_files_are_listed_and_counted(tmp_path: Path) -> None:
     root = write_tree(tmp_path, {"big.py": "x = 1\n" * 20, "small.py": "y = 2\n"})
     found = discover(root, max_bytes=50)
