@@ -61,7 +61,7 @@ def section() -> list[str]:
                     lines.append(f"| {name} | {arm} | {right}/{total} | {calls} | {size:,} | "
                                  f"{_ratio(size, arms['grep'][1])} |")
         lines += ["", f"The mixed agent chose {run['mixed_choice']}. What the run found (fixed "
-                      f"after it, so later runs are not blind to it): {run['found']}."]
+                      f"after it, so later runs are not blind to it): {run['found'].rstrip('.')}."]
     return lines
 
 
