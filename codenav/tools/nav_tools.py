@@ -149,11 +149,16 @@ async def nav_references(ws: Workspace, params: ReferencesParams, ctx: CallConte
         found = places(reader, ws.root, live.result) if live.answered else []
         if node is not None and params.source != "lsp":  # (lsp: the server's own word)
             found = own_places(reader, node, found)
+        if node is not None and found:
             # no use in code: a JSDoc `{@link X.y}` tsserver names (the text check counts
-            # its line among the comments)
+            # its line among the comments) — under source:'lsp' too, said (tstl's
+            # `SharedTimedMutex.lock`: ~40 of 54 rows, run 63)
             spots = [(p.path, p.line, p.col) for p in found if not p.external]
             noted = await anyio.to_thread.run_sync(lambda: commented(ws.root, spots))
             found = [p for p in found if (p.path, p.line, p.col) not in noted]
+            if noted and params.source == "lsp":
+                warnings.append(f"{len(noted)} place(s) the server listed in documentation "
+                                "links ({@link …}, @see) are left out: no use in code")
         page = _page(ws, reader, located, params, ctx, files,
                      found if live.answered else None, warnings)
     if page.external:

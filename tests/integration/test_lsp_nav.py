@@ -327,6 +327,37 @@ def test_a_caller_is_the_innermost_function_even_where_the_server_names_an_outer
         ws.close()
 
 
+def test_documentation_links_are_no_uses_even_as_the_server_says(tmp_path: Path) -> None:
+    # tstl (run 63): tsserver's references of `SharedTimedMutex.lock` held ~40 `{@link}`
+    # comment lines; the merged answer dropped them, `source: "lsp"` listed them as uses
+    require("typescript")
+    root = tmp_path / "tstl"
+    (root / "src").mkdir(parents=True)
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}')
+    (root / "src" / "mutex.ts").write_text(
+        "export class Mutex {\n"
+        "\t/** Lock it; see {@link Mutex.lock} and {@link Mutex.unlock}. */\n"
+        "\tpublic lock(): void {}\n"
+        "\tpublic unlock(): void {}\n"
+        "}\n"
+        "/**\n * Calls {@link Mutex.lock} first.\n */\n"
+        "export function run(m: Mutex): void {\n\tm.lock();\n}\n")
+    index_tree(root)
+    ws = Workspace(root, lsp="auto")
+    try:
+        ws.start_servers()
+        wait_state(ws, "ts", {"ready"}, timeout=60.0)
+        for source in ("lsp", "auto"):
+            found = call(ws, "nav_references", {"symbol": "Mutex.lock", "source": source,
+                                                "show": "lines"})
+            assert found["data"]["references"] == {"src/mutex.ts": [10]}, (source, found)
+        said = " ".join(found.get("warnings", []) + call(ws, "nav_references", {
+            "symbol": "Mutex.lock", "source": "lsp"}).get("warnings", []))
+        assert "documentation links" in said, said
+    finally:
+        ws.close()
+
+
 def test_a_call_in_a_lambda_is_the_named_functions_around_it(tmp_path: Path) -> None:
     # sqlparse (run 14): basedpyright names `lambda` the caller of `imt(…)` in
     # `token_next_by`'s `funcs = lambda tk: imt(tk, i, m, t)`; the caller is the method
