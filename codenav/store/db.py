@@ -44,8 +44,9 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 48
+SCHEMA_VERSION = 49
 # What each version changed (a map of another is rebuilt):
+# 49: TypeScript's `Pick<T, …>` and `Omit<T, …>` type a variable as T (its members);
 # 48: the module of an import through a path alias or into a package (`I:ts-graphviz/ast`)
 # is resolved into `symbols` too (a module's importers);
 # 47: a Python variable's or field's attribute value, a JS/TS one's member value, no longer

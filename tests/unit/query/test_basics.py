@@ -570,6 +570,27 @@ def test_a_constant_awaiting_a_call_has_its_result_s_type() -> None:
     ''')
 
 
+def test_a_field_typed_with_a_pick_of_a_class_has_its_members() -> None:
+    # tstl (run 63): `private semahpore_: Pick<Semaphore, "release" | …>` and
+    # `this.semahpore_.release()`: the map had it as another's (4 calls to settle)
+    check('''
+    //- s.ts
+    export class Semaphore {
+      rel$0ease(): void {}
+    }
+    export class Lockable {
+      private direct_: Pick<Semaphore, "release">
+      private other_: Omit<Semaphore, "acquire">
+      constructor(s: Semaphore) { this.direct_ = s; this.other_ = s }
+      a(): void { this.direct_.release() }
+      b(): void { this.other_.release() }
+    }
+    ''', references, '''
+    s.ts:8:28 call Lockable.a
+    s.ts:9:27 call Lockable.b
+    ''')
+
+
 def test_this_in_an_arrow_function_field_is_the_instance() -> None:
     # hls.js (run 55): `private onMediaWaiting = () => { this.tick() }` in GapController,
     # whose own tick comes later, was a [name] use of the base TaskLoop.tick
