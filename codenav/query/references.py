@@ -941,8 +941,10 @@ def _assemble(reader: MapReader, lines: Lines, fresh: Freshness, node: Node | No
     fresh.check({path for path, _ in shown})
     out = tuple(replace(found, stale=found.path in fresh.stale)
                 for found in _rows(reader, lines, shown))
-    aliases = frozenset(a.name for a in aliases_of(reader, node)) if node is not None else \
-        frozenset()
+    # (an alias named like the node, stevedore's `get_group_all = _c.get_group_all`: its uses
+    # read the same name, nothing to tell)
+    aliases = frozenset(a.name for a in aliases_of(reader, node) if a.name != node.name) \
+        if node is not None else frozenset()
     return ReferencePage(node, name, total, files, offset, out, source, dict(marks),
                          aliases=aliases)
 

@@ -660,6 +660,17 @@ def test_a_module_level_alias_is_another_name_of_the_same_definition(tmp_path: P
         assert {path: [row.split(" ", 1)[0] for row in rows]
                 for path, rows in ts["references"].items()} == {
             "src/rect.ts": ["2", "3"], "src/use.ts": ["1", "2"]}, ts
+    # an alias named like the function (stevedore's `get_group_all = _c.get_group_all`): its
+    # uses and the function's read the same name, no row says `(as …)` (the review)
+    with mapped(tmp_path / "same", {
+            "lib.py": "class Cache:\n    def get_all(self, k):\n        return k\n\n\n"
+                      "_c = Cache()\nget_all = _c.get_all\n",
+            "use.py": "import lib\n\n\ndef g(c: lib.Cache):\n    c.get_all(3)\n"
+                      "    lib.get_all(4)\n"}) as ws:
+        found = call(ws, "nav_references", {"symbol": "Cache.get_all", "source": "map",
+                                            "show": "lines"})["data"]
+        assert found["references"]["use.py"] == [5, 6], found
+        assert "as get_all" not in str(found), found
 
 
 def test_a_receiver_named_self_for_this_or_awaited_from_a_promise_is_typed(tmp_path: Path) -> None:
