@@ -731,6 +731,9 @@ def _bind(binder: Binder, defs: list[Definition], captured: list[_DefCapture],
         value = _function_value(cap.inner) if body is None else None
         if value is not None:  # `onWaiting = () => { this.tick() }`: the function sees `this`
             span, body = (value.start_byte, value.end_byte), value.child_by_field_name("body")
+        if not keyword and _STATIC_METHOD in data[cap.outer.start_byte:cap.inner.start_byte]:
+            continue  # a Python @staticmethod's first parameter is no instance (tqdm's
+            # `bar2callback(bar, …)`: `bar.set_postfix` was read as the class's, run 65)
         if d.parent >= 0 and defs[d.parent].kind in containers:
             # `this` needs no body to start after: a C# property's accessors see it too
             binder.set_receiver(i, span, body.start_byte if body is not None else span[1])
@@ -854,6 +857,8 @@ def _signature(node: Any, data: bytes, comments: frozenset[str]) -> str:
     text = _squeezed(head.decode("utf-8", "replace")).rstrip(":{ ")
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 
+
+_STATIC_METHOD = b"@staticmethod"  # (among a Python definition's decorators)
 
 # a local assigned an attribute's value as written (`add = self.add`, `const add = this.add`)
 _MEMBER_VALUES = frozenset({"attribute", "member_expression"})

@@ -614,6 +614,31 @@ def test_this_in_an_arrow_function_field_is_the_instance() -> None:
     ''')
 
 
+def test_a_static_method_s_first_parameter_is_no_instance() -> None:
+    # tqdm (run 65): `@staticmethod def bar2callback(bar, …): … bar.set_postfix(…)` in a
+    # keras Callback: `bar` was read as the class's own instance, the call as another's
+    check('''
+    //- t.py
+    class Bar:
+        def set_po$0stfix(self, logs):
+            return logs
+
+
+    class Callback:
+        @staticmethod
+        def bar2callback(bar: Bar, pop=None):
+            bar.set_postfix(pop)
+
+        def own(self):
+            self.set_postfix(1)
+
+        def set_postfix(self, x):
+            return x
+    ''', callers, '''
+    py:t.py#Callback.bar2callback @ t.py:9
+    ''')
+
+
 def test_a_call_in_a_decorator_is_made_where_the_decorated_definition_is() -> None:
     # requests: `@pytest.mark.parametrize("hooks", [default_hooks(), ...])` above a test
     check('''
