@@ -44,9 +44,11 @@ _BUILD_OUTPUTS = frozenset({"build", "dist", "target", "out", ".next", ".nuxt", 
                             "htmlcov", ".gradle", ".cache"})
 
 
-def _build_output(folder: Path) -> bool:
-    """Whether ``folder`` is a build output by its name (a Python package so named is not)."""
-    return folder.name in _BUILD_OUTPUTS and not (folder / "__init__.py").is_file()
+def _build_output(folder: str) -> bool:
+    """Whether the folder at path ``folder`` is a build output by its name (a Python package
+    so named is not): the name first, the disk only for those names."""
+    return os.path.basename(folder) in _BUILD_OUTPUTS and \
+        not os.path.isfile(os.path.join(folder, "__init__.py"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +275,7 @@ def _rules_ignored(root: Path, rels: list[str]) -> set[str]:
                 if (root / folder / ".gitignore").is_file():
                     rules.load(root / folder, folder)
         dirs = ["/".join(parts[:d]) for d in range(1, len(parts))]
-        if any(_build_output(root / d) for d in dirs if d.rsplit("/", 1)[-1] in _BUILD_OUTPUTS) or \
+        if any(_build_output(os.path.join(root, d)) for d in dirs) or \
                 any(rules.ignored(d, is_dir=True) for d in dirs) or \
                 rules.ignored(rel, is_dir=False):
             out.add(rel)
@@ -356,7 +358,7 @@ def _walk(root: Path, found: Discovery, max_bytes: int) -> None:
             except OSError:
                 continue
             if is_dir:
-                if (is_excluded_dir(name) or _build_output(Path(entry.path))
+                if (is_excluded_dir(name) or _build_output(entry.path)
                         or rules.ignored(rel, is_dir=True) or not is_walked_dir(entry.path)):
                     found.excluded_dirs += 1
                 else:
