@@ -468,6 +468,11 @@ def _capture(lang: Language, compiled: Queries, root: Any,
     return caps
 
 
+# a union or intersection of types (TypeScript) is read as its first named type
+_TYPE_COMBINATIONS = ("union_type", "intersection_type")
+_NAMED_TYPES = ("type_identifier", "nested_type_identifier", "generic_type")
+
+
 def _type_text(lang: Language, node: Any, data: bytes) -> str:
     """A captured type as a dotted name, through the language's wrappers: the name of
     ``Partial<Observer<T>>`` is ``Observer``; an array literal or type (``[x]``, ``T[]``) is
@@ -483,6 +488,9 @@ def _type_text(lang: Language, node: Any, data: bytes) -> str:
         arguments = generic.child_by_field_name("type_arguments")
         inner = arguments.named_children[0] if arguments is not None and \
             arguments.named_children else None
+        while inner is not None and inner.type in _TYPE_COMBINATIONS:  # `Promise<Job | null>`
+            inner = next((part for part in inner.named_children
+                          if part.type in _NAMED_TYPES or part.type in _TYPE_COMBINATIONS), None)
         if inner is not None and inner.type == "generic_type":
             inner = inner.child_by_field_name("name")
         if inner is None or inner.type not in ("type_identifier", "nested_type_identifier"):

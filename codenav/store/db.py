@@ -44,8 +44,9 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 50
+SCHEMA_VERSION = 51
 # What each version changed (a map of another is rebuilt):
+# 51: TypeScript overload, abstract and interface method signatures have their return type;
 # 50: a Python @staticmethod's first parameter is no receiver;
 # 49: TypeScript's `Pick<T, …>` and `Omit<T, …>` type a variable as T (its members);
 # 48: the module of an import through a path alias or into a package (`I:ts-graphviz/ast`)

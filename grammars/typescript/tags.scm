@@ -22,35 +22,61 @@
 (enum_body name: (property_identifier) @name.definition.constant @definition.constant)
 (enum_body (enum_assignment name: (property_identifier) @name.definition.constant) @definition.constant)
 (internal_module name: (identifier) @name.definition.namespace) @definition.namespace
-(function_signature name: (identifier) @name.definition.function) @definition.function
+; a declaration without a body (an overload, `declare function`) has its return type too
+(function_signature name: (identifier) @name.definition.function
+  return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (this_type) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.function
 
 ; A function's @definition.type is its declared return type (what calling it makes).
 (function_declaration
   name: (identifier) @name.definition.function
   return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])) @definition.function
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])) @definition.function
 (class_body
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name.definition.method
     return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (this_type) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))
   @definition.method)
+; an overload signature, an abstract or an interface method: what it returns too (agenda's
+; `create(name: string): Job<void>;` above its implementation; run 64)
 (class_body
-  [(method_signature name: (property_identifier) @name.definition.method)
-   (abstract_method_signature name: (property_identifier) @name.definition.method)]
+  [(method_signature name: (property_identifier) @name.definition.method
+     return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (this_type) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?)
+   (abstract_method_signature name: (property_identifier) @name.definition.method
+     return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (this_type) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?)]
   @definition.method)
 (interface_body
-  (method_signature name: (property_identifier) @name.definition.method) @definition.method)
+  (method_signature name: (property_identifier) @name.definition.method
+    return_type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
+   (this_type) @definition.type
+   (generic_type name: (_) @definition.type)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.method)
 
 ; Fields: the annotation, else the class constructed, is the field's type.
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @name.definition.field
   type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?
   value: [(new_expression constructor: [(identifier) (member_expression)] @definition.type)
           (identifier) @definition.value]?) @definition.field
 (interface_body
@@ -58,7 +84,8 @@
     name: (property_identifier) @name.definition.field
     type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.field)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.field)
 
 ; Typed variables (`var` too: `var list: ns.LinkedList<any>;` in a test's callback).
 (variable_declaration
@@ -66,20 +93,23 @@
     name: (identifier) @name.definition.variable
     type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name.definition.variable
     type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.variable
 (lexical_declaration
   "const"
   (variable_declarator
     name: (identifier) @name.definition.constant
     type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.constant
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])]))) @definition.constant
 
 ; Parameter properties (`constructor(private svc: Service)`) are fields of the class,
 ; declared on the instance: an attribute with no receiver.
@@ -91,7 +121,8 @@
       pattern: (identifier) @name.definition.attribute
       type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
   (#eq? @_constructor "constructor"))
 (method_definition
   name: (property_identifier) @_constructor
@@ -101,7 +132,8 @@
       pattern: (identifier) @name.definition.attribute
       type: (type_annotation [(type_identifier) @definition.type (nested_type_identifier) @definition.type
    (generic_type name: (_) @definition.type)
-   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
+   (union_type [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])
+   (intersection_type . [(type_identifier) @definition.type (generic_type name: (_) @definition.type)])])?) @definition.attribute)
   (#eq? @_constructor "constructor"))
 
 ; Accessors: `get url()`, `set url(v)` are properties (a method with a mark; last, so that
@@ -171,12 +203,14 @@
   pattern: (identifier) @local.definition
   type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
    (generic_type name: (_) @local.type)
-   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])
+   (intersection_type . [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
 (optional_parameter
   pattern: (identifier) @local.definition
   type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
    (generic_type name: (_) @local.type)
-   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])
+   (intersection_type . [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
 (required_parameter pattern: (rest_pattern (identifier) @local.definition))
 (required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @local.definition))
 (required_parameter pattern: (object_pattern (pair_pattern value: (identifier) @local.definition)))
@@ -185,5 +219,6 @@
   name: (identifier) @local.definition
   type: (type_annotation [(type_identifier) @local.type (nested_type_identifier) @local.type
    (generic_type name: (_) @local.type)
-   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
+   (union_type [(type_identifier) @local.type (generic_type name: (_) @local.type)])
+   (intersection_type . [(type_identifier) @local.type (generic_type name: (_) @local.type)])]))
 (type_parameter name: (type_identifier) @local.definition)

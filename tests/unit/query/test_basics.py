@@ -570,6 +570,63 @@ def test_a_constant_awaiting_a_call_has_its_result_s_type() -> None:
     ''')
 
 
+def test_an_overload_signature_or_an_interface_method_types_what_it_returns() -> None:
+    # agenda (run 64): `create(name: string): Job<void>;` above its implementation, and
+    # `const job = agenda.create('x')`: 60 of Job.priority's uses were on unknown receivers
+    check('''
+    //- job.ts
+    export class Job {
+      prio$0rity(p: number): this { return this }
+    }
+    export class Other {
+      priority(): void {}
+    }
+    //- agenda.ts
+    import { Job } from './job'
+    export interface Repo {
+      next(): Job
+      find(id: string): Promise<Job | null>
+    }
+    export class Agenda {
+      create(name: string): Job;
+      create(name: string, data: number): Job;
+      create(name: string, data?: number): Job { return new Job() }
+    }
+    //- use.ts
+    import { Agenda, Repo } from './agenda'
+    const agenda = new Agenda()
+    const job = agenda.create('x')
+    job.priority(1)
+    export async function f(repo: Repo) {
+      repo.next().priority(2)
+      const found = await repo.find('y')
+      found.priority(3)
+    }
+    ''', references, '''
+    use.ts:4:5 call <module>
+    use.ts:6:15 call f
+    use.ts:8:9 call f
+    ''')
+
+
+def test_a_parameter_typed_by_an_intersection_has_its_first_type_s_members() -> None:
+    # agenda's Job constructor: `args: Partial<JobParameters<DATA>> & { name: string }`
+    check('''
+    //- p.ts
+    export interface Params {
+      prio$0rity: number
+    }
+    export interface Extra { other: number }
+    export function f(args: Partial<Params> & { name: string }, both: Params & Extra) {
+      const one = args.priority
+      return both.priority
+    }
+    ''', references, '''
+    p.ts:6:20 attribute f
+    p.ts:7:15 attribute f
+    ''')
+
+
 def test_a_field_typed_with_a_pick_of_a_class_has_its_members() -> None:
     # tstl (run 63): `private semahpore_: Pick<Semaphore, "release" | …>` and
     # `this.semahpore_.release()`: the map had it as another's (4 calls to settle)
