@@ -465,7 +465,22 @@ def _capture(lang: Language, compiled: Queries, root: Any,
             owner = found.get("reference.owner")
             if owner:
                 caps.owned[node.start_byte] = owner[0]
+    # an import in an exception handler is the fallback: the name's import in the `try` body
+    # or its `else` binds it first (tqdm's autonotebook: `except Exception: from .std import
+    # tqdm`, `else: from .notebook import tqdm`; run 65)
+    caps.imports.sort(key=lambda found: _in_handler(next(iter(found.values()))[0]))
     return caps
+
+
+_HANDLERS = ("except_clause", "except_group_clause", "catch_clause")
+
+
+def _in_handler(node: Any) -> bool:
+    while node is not None:
+        if node.type in _HANDLERS:
+            return True
+        node = node.parent
+    return False
 
 
 # a union or intersection of types (TypeScript) is read as its first named type
@@ -1421,7 +1436,7 @@ def _collect_imports(matches: list[dict[str, list[Any]]], binder: Binder, index:
         site = (alias or name or module)[0]
         bindings.append((site.start_byte, module, name, alias, "import.wildcard" in caps, site,
                          "import.default" in caps))
-    bindings.sort(key=lambda b: b[0])
+    bindings.sort(key=lambda b: (_in_handler(b[5]), b[0]))  # a fallback's after (above)
     defs = binder.defs
     out = []
     modules = binder.modules

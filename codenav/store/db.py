@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 51
+SCHEMA_VERSION = 52
 # What each version changed (a map of another is rebuilt):
+# 52: an import in an exception handler (Python's `except`) comes after the file's others:
+# the `try` body's or the `else`'s binds the name;
 # 51: TypeScript overload, abstract and interface method signatures have their return type;
 # 50: a Python @staticmethod's first parameter is no receiver;
 # 49: TypeScript's `Pick<T, …>` and `Omit<T, …>` type a variable as T (its members);

@@ -79,6 +79,40 @@ def test_subtypes_by_level() -> None:
     ''')
 
 
+def test_an_import_in_an_exception_handler_is_the_fallback() -> None:
+    # tqdm (run 65): autonotebook's `except Exception: from .std import tqdm` and `else: from
+    # .notebook import tqdm`; auto's `class tqdm(notebook_tqdm)` was a direct subclass of std's
+    check('''
+    //- pkg/__init__.py
+    //- pkg/std.py
+    class tq$0dm: ...
+    //- pkg/notebook.py
+    from .std import tqdm as std_tqdm
+    class tqdm(std_tqdm): ...
+    //- pkg/autonotebook.py
+    try:
+        import IPython
+    except Exception:
+        from .std import tqdm
+    else:
+        from .notebook import tqdm
+    //- pkg/plain.py
+    try:
+        from .notebook import tqdm
+    except ImportError:
+        from .std import tqdm
+    //- pkg/auto.py
+    from .autonotebook import tqdm as notebook_tqdm
+    from .plain import tqdm as plain_tqdm
+    class tqdm(notebook_tqdm): ...
+    class other(plain_tqdm): ...
+    ''', subtypes, '''
+    1 py:pkg/notebook.py#tqdm
+    2 py:pkg/auto.py#other
+    2 py:pkg/auto.py#tqdm
+    ''')
+
+
 def test_supertypes_through_an_import() -> None:
     check('''
     //- base.py
