@@ -112,7 +112,8 @@ any row: a row may be just its line
   types and calls (hierarchies): node rows without what the symbol row says: no "<lang>:" in \
 the id and no kind where they are the symbol's, only the name's line: "src/a.py#Sub 12 level:2 \
 | (Base)" (types: direct ones unless you pass depth; every row has its level when any \
-is beyond 1, else "level":1 once; calls of one level: grouped by file when a file has \
+is beyond 1, else "level":1 once; by:implements: a class implementing a class, no \
+subclass; calls of one level: grouped by file when a file has \
 several, each row without its file)
   outline: "<indent><line>[-<endLine>] <kind> <name> | <signature>"
 A row's signature leaves out the keyword and name the row shows: "(self, x) -> int" (an \
@@ -890,6 +891,20 @@ def deeper_types_warning(deeper: Sequence[TypeEntry], direction: str, exact: boo
             "for them"]
 
 
+_IMPLEMENTS = re.compile(r"\bimplements\b")
+
+
+def implements_only(signature: str | None, name: str) -> bool:
+    """Whether a class header names ``name`` only after ``implements`` (a TypeScript class
+    may implement another class's shape without deriving from it)."""
+    parts = _IMPLEMENTS.split(signature or "", maxsplit=1)
+    if len(parts) < 2:
+        return False
+    head, tail = parts
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return bool(word.search(tail)) and not word.search(head)
+
+
 def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh: Freshness,
                   node: Node | None) -> dict[str, Any]:
     """One definition's types as shown: objects (``detail`` full), else related rows (no
@@ -905,6 +920,9 @@ def types_section(symbol: Any, types: Sequence[TypeEntry], detail: Detail, fresh
                 out.append(listed(related.node, detail, fresh, {"level": level}))
                 continue
             notes: dict[str, object] = {"level": level} if deep else {}
+            if level == 1 and node is not None and node.kind == "class" and \
+                    implements_only(related.node.signature, node.name):
+                notes["by"] = "implements"  # TypeScript's `class B implements A`: no subclass
             if related.node.path in fresh.stale:
                 notes["stale"] = "true"
             # A first level's signature names the type asked about; a deeper one's, the

@@ -1215,3 +1215,21 @@ def test_a_class_and_the_interface_it_merges_with_share_their_subtypes(tmp_path:
                                                    "source": "map"})["data"]
             assert [row.split(" ")[0] for row in data["types"]] == \
                 ["src/Circle.ts#Circle", "src/Rect.ts#Rect"], (node, data)
+
+
+def test_a_class_that_only_implements_a_class_says_so(tmp_path: Path) -> None:
+    # sequelize-typescript (run 66): `class Book extends Model implements BookModel` beside
+    # `class Book extends BookModel`: the agent grepped the headers to tell subclasses apart
+    with mapped(tmp_path, {
+            "src/m.ts": "export class Model {}\nexport class BookModel extends Model {}\n"
+                        "export class Sub extends BookModel {}\n"
+                        "export class Shaped extends Model implements BookModel {}\n"
+                        "export class Both extends BookModel implements Other {}\n"
+                        "export interface Other {}\n"}) as ws:
+        data = call(ws, "nav_type_hierarchy", {"symbol": "BookModel", "direction": "subtypes",
+                                               "source": "map"})["data"]
+        assert data["types"] == ["src/m.ts#Sub 3", "src/m.ts#Shaped 4 by:implements",
+                                 "src/m.ts#Both 5"], data
+        other = call(ws, "nav_type_hierarchy", {"symbol": "Other", "direction": "subtypes",
+                                                "source": "map"})["data"]
+        assert other["types"] == ["src/m.ts#Both class 5"], other  # an interface's: implements
