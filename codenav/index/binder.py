@@ -49,6 +49,7 @@ _CALL_CHAIN = re.compile(r"§?[^\W\d]\w*(?:\(\))?(?:\.#?[^\W\d]\w*(?:\(\))?)*")
 
 # an argument list, dropped from a value: ``f(a, b)`` -> ``f()``
 _ARGUMENTS = re.compile(r"\((?:[^()]|\([^()]*\))*\)", re.S)
+_SPACED_DOT = re.compile(r"\s*\.\s*")  # a chain written over several lines
 _CALLABLE = frozenset({"function", "method", "constructor", "property"})  # they return
 _FUNCTIONS = frozenset({"function", "method"})
 _STATIC = re.compile(r"(?:^|\s)static\s")
@@ -76,6 +77,8 @@ def extend_key(key: str, names: list[str]) -> str:
 def _type_name(text: str) -> str | None:
     """The class an annotation or constructor names, when it is a plain dotted name."""
     text = text.strip().strip("'\"").strip()
+    if "(" in text:  # a chain of calls (`Query.from_(t).select(x)`): their arguments dropped
+        text = _SPACED_DOT.sub(".", _ARGUMENTS.sub("()", text))
     for _ in range(3):
         inner = _TYPE_WRAPPERS.match(text)
         if not inner:
@@ -347,6 +350,13 @@ class Binder:
             found, key = self._base(binding, where, head, rest)
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
+
+    def returns_instance(self, index: int, inside: int) -> None:
+        """Method ``index`` (its body at byte ``inside``) returns its own instance."""
+        method = self._method_scope(self.scope_at(inside))
+        receiver = self.scopes[method].receiver if method >= 0 else None
+        if receiver is not None and receiver[1] >= 0:
+            self.types[index] = (receiver[1], None)
 
     def called_local(self, start: int, name: str) -> int | None:
         """A call of a local bound once to a function or class of this file as written

@@ -343,6 +343,10 @@ def extract(lang: Language, data: bytes, path: str = "",
                             cap.value.start_byte if cap.value is not None else None)
         if again and len(binder.types) == before:
             break
+    for i, cap in enumerate(captured):  # a builder's method: `@builder def f(self) -> None`
+        if cap.type is not None and i not in binder.types and kept[i].kind == "method" and \
+                _text(cap.type, data) == "None" and _wrapped(cap, data):
+            binder.returns_instance(i, cap.inner.end_byte - 1)
     for node, type_node in caps.assigned:  # (every name bound and typed first)
         # a member's value (`rect = this._paintRect`) is weaker than a `new` of a class
         made = type_node.parent is not None and type_node.parent.type == "new_expression"
@@ -481,6 +485,23 @@ def _in_handler(node: Any) -> bool:
             return True
         node = node.parent
     return False
+
+
+# decorators that keep what a method returns (a method so decorated returning None does)
+_KEEPING = frozenset({"staticmethod", "classmethod", "property", "setter", "deleter",
+                      "getter", "abstractmethod", "overload", "override", "cached_property",
+                      "contextmanager", "asynccontextmanager", "wraps", "fixture"})
+
+
+def _wrapped(cap: _DefCapture, data: bytes) -> bool:
+    """Whether a Python method annotated ``-> None`` is decorated by what makes it return
+    something: called and chained on, its result is its instance (pypika's ``@builder``
+    copies the query and returns the copy: `Query.from_(t).select(x).where(y)`; run 66)."""
+    if cap.inner.start_byte <= cap.outer.start_byte:
+        return False
+    names = re.findall(r"^\s*@\s*([\w.]+)", _text(cap.outer, data)[
+        : cap.inner.start_byte - cap.outer.start_byte], re.M)
+    return any(name.rpartition(".")[2] not in _KEEPING for name in names)
 
 
 # a union or intersection of types (TypeScript) is read as its first named type

@@ -330,7 +330,9 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
     are bound: the nearest line above a use, within the function or class around it, that
     declares, assigns or takes the name as a parameter (``router.get("/", async (ctx) =>
     {``, ``for page in pages:``), or the use's own line before it (``[p.x for p in ps]``),
-    by the file's text — what an agent reads next to judge an unknown receiver (run 34:
+    by the file's text (not the use's own line's assignment, ``q = q.f(…)``: the one above,
+    with its next line when it opens a bracket there, ``q = (``) — what an agent reads next
+    to judge an unknown receiver (run 34:
     oak's `ctx.throw` rows took 5 calls of line ranges); none found, the header of the
     function around it. By file, each (name, line) once, at most ``MAX_ORIGINS`` (Python,
     JavaScript and TypeScript: their bindings read so)."""
@@ -356,8 +358,10 @@ def receiver_origins(reader: MapReader, lines: Lines, uses: Sequence[NameUse]
             if len(code) > _ORIGIN_LINE:
                 continue
             bound = binding.search(code)
+            if bound is not None and number == use.line and _assigned(name).search(code):
+                continue  # `q = q.replace_table(…)`: the use reads the binding above
             if bound is not None:
-                at = number, excerpt(text[number - 1], bound.start())
+                at = number, _continued(text, number, bound.start())
                 break
         if at is None:  # an imported name (rot.js's `RNG`, run 49: the header had been shown)
             imported = _imported(name)
@@ -386,6 +390,20 @@ def _imported(name: str) -> re.Pattern[str]:
     n = re.escape(name)
     return re.compile(rf"^\s*(?:import\b.*(?<![\w$.]){n}\b|from\s+\S+\s+import\b.*\b{n}\b"
                       rf"|(?:const|let|var)\s+{n}\s*=\s*require\()")
+
+
+def _continued(text: Sequence[str], number: int, at: int) -> str:
+    """Line ``number`` as shown, with the next when it opens a bracket it does not close
+    (``q = (`` above ``Query.from_(t)``: what makes the value)."""
+    code = text[number - 1].rstrip()
+    if code.endswith(("(", "[", "\\")) and number < len(text) and text[number].strip():
+        return excerpt(f"{code} {text[number].strip()}", at)
+    return excerpt(code, at)
+
+
+def _assigned(name: str) -> re.Pattern[str]:
+    """An assignment to ``name`` (``q = …``, ``q: T = …``), not a comparison or an arrow."""
+    return re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::\s*[^=;,)]+)?\s*=(?![=>])")
 
 
 def _binding(name: str) -> re.Pattern[str]:

@@ -44,8 +44,11 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 52
+SCHEMA_VERSION = 53
 # What each version changed (a map of another is rebuilt):
+# 53: Python: a local or variable made by a chain of calls with arguments
+# (`Query.from_(t).select(x)`, in parentheses over several lines) has the chain's type; a
+# decorated method annotated `-> None` (pypika's `@builder`) returns its instance;
 # 52: an import in an exception handler (Python's `except`) comes after the file's others:
 # the `try` body's or the `else`'s binds the name;
 # 51: TypeScript overload, abstract and interface method signatures have their return type;

@@ -50,6 +50,7 @@
   left: (identifier) @name.definition.variable
   type: (type)? @definition.type
   right: [(call function: [(identifier) (attribute)] @definition.type)
+          (parenthesized_expression (call function: [(identifier) (attribute)] @definition.type))
           (identifier) @definition.value]?) @definition.variable
 (assignment left: (pattern_list (identifier) @name.definition.variable)) @definition.variable
 (assignment left: (tuple_pattern (identifier) @name.definition.variable)) @definition.variable
@@ -72,6 +73,7 @@
     attribute: (identifier) @name.definition.attribute)
   type: (type)? @definition.type
   right: [(call function: [(identifier) (attribute)] @definition.type)
+          (parenthesized_expression (call function: [(identifier) (attribute)] @definition.type))
           (identifier) @definition.value]?) @definition.attribute
 (augmented_assignment
   left: (attribute
@@ -222,6 +224,9 @@
 (augmented_assignment left: (identifier) @local.definition)
 (assignment left: (identifier) @local.definition
   right: (call function: [(identifier) (attribute)] @local.type))
+; … in parentheses: a chain over several lines (`q = (Query.from_(t)` / `.select(x))`)
+(assignment left: (identifier) @local.definition
+  right: (parenthesized_expression (call function: [(identifier) (attribute)] @local.type)))
 (assignment left: (identifier) @local.definition
   right: [(boolean_operator left: [(identifier) (attribute) (subscript)]
              right: (call function: [(identifier) (attribute)] @local.type))

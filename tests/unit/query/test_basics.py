@@ -113,6 +113,42 @@ def test_an_import_in_an_exception_handler_is_the_fallback() -> None:
     ''')
 
 
+def test_a_chain_of_calls_types_a_local_through_a_builder_s_methods() -> None:
+    # pypika (run 66): `@builder def select(self, *terms) -> None` (the decorator returns a
+    # copy of the query) and `query = (Query.from_(t)` / `.select(x))`: 22 of 22 uses of
+    # QueryBuilder.replace_table in the tests had an unknown receiver
+    check('''
+    //- q.py
+    def builder(func):
+        return func
+    class QueryBuilder:
+        @builder
+        def select(self, *terms) -> None:
+            self.terms = terms
+        @staticmethod
+        def make() -> None:
+            pass
+        def repl$0ace_table(self, a, b) -> "QueryBuilder":
+            return self
+    class Query:
+        @classmethod
+        def from_(cls, table) -> QueryBuilder:
+            return QueryBuilder()
+    def one():
+        query = Query.from_("a").select("x")
+        query = query.replace_table("a", "b")
+    def two():
+        query = (
+            Query.from_("a")
+            .select("x")
+        )
+        query.replace_table("a", "b")
+    ''', references, '''
+    q.py:18:19 call one
+    q.py:24:11 call two
+    ''')
+
+
 def test_supertypes_through_an_import() -> None:
     check('''
     //- base.py

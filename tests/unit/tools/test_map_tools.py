@@ -1085,6 +1085,15 @@ def test_unresolved_uses_say_where_their_receivers_are_bound(tmp_path: Path) -> 
                                            "show": "lines"})["data"]
         assert data["receivers"]["src/use.ts"] == ["RNG 1 | import RNG from './rng';"], data
         assert data["receivers"]["src/iife.ts"] == ["doc 3 | const doc = make();"], data
+    # pypika (run 66): `q = q.replace_table(…)` was its own receiver's binding; the one above
+    # opens a chain over several lines: its next line says what makes the value
+    files["src/chain.ts"] = ("import { make } from './make';\nexport function f() {\n"
+                             "  let q = (\n    make()\n      .where(1)\n  );\n"
+                             "  q = q.throw(5);\n}\n")
+    with mapped(tmp_path / "four", files) as ws:
+        data = call(ws, "nav_references", {"symbol": "Context.throw", "source": "map",
+                                           "show": "lines"})["data"]
+        assert data["receivers"]["src/chain.ts"] == ["q 3 | let q = ( make()"], data
 
 
 def test_a_files_lines_keep_their_indentation(tmp_path: Path) -> None:
