@@ -63,6 +63,10 @@ def outside_type(reader: MapReader, key: str,
         return None
     if head.startswith("O:"):  # a value of the language's own type (`[x].pop()`: Array's)
         return head[2:]
+    if head.startswith("U:"):  # `super.model(…)`: a member of the class's bases
+        cls = reader.node(head[2:])
+        return _inherited_from_outside(reader, cls, rest, own=False) \
+            if cls is not None and "." not in rest else None
     # an instance of a class (`Bot.().use`: TypeScript keys a typed variable's members so,
     # apart from the class's static ones) has the class's members
     written = rest.split(".")
@@ -121,9 +125,11 @@ def _of_outside_module(reader: MapReader, module: str, steps: list[str], rest: s
 _ALIASES = ("~", "#", "@/", ".")
 
 
-def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> str | None:
-    """The base outside the map a type's ``member`` must come from: the type and its bases
-    in the map do not define it, and one of them names a base the map does not hold."""
+def _inherited_from_outside(reader: MapReader, container: Node, member: str,
+                            own: bool = True) -> str | None:
+    """The base outside the map a type's ``member`` must come from: the type (unless not
+    ``own``: a ``super.member``) and its bases in the map do not define it, and one of them
+    names a base the map does not hold."""
     seen: set[int] = set()
     todo, outside = [container.id], None
     while todo and len(seen) < 16:
@@ -131,7 +137,7 @@ def _inherited_from_outside(reader: MapReader, container: Node, member: str) -> 
         if current in seen:
             continue
         seen.add(current)
-        if _member(reader, current, member) is not None:
+        if (own or current != container.id) and _member(reader, current, member) is not None:
             return None  # the map defines it after all: the linker's miss, not a type's
         for name, base in reader.bases(current):
             if base is None and not any(other.kind in TYPE_KINDS

@@ -817,6 +817,27 @@ def test_a_member_of_a_class_outside_the_map_is_that_classs() -> None:
     ''')
 
 
+def test_a_super_call_to_a_base_outside_the_map_is_that_bases() -> None:
+    # sequelize-typescript (run 66): `return super.model(…)` in Sequelize.model, whose base
+    # is the sequelize package's: two unknown receivers to judge, one line above the other
+    check('''
+    //- seq.ts
+    import { Sequelize as OriginSequelize } from 'sequelize';
+
+    export class Sequelize extends OriginSequelize {
+      mo$0del(name: string): any {
+        return super.model(name);
+      }
+      other(): any {
+        return this.model('x');
+      }
+    }
+    ''', others, '''
+    unresolved 0, elsewhere 1
+    outside OriginSequelize
+    ''')
+
+
 def test_a_class_of_the_map_deriving_from_the_outside_type_keeps_its_uses_unknown() -> None:
     # `t: asyncio.BaseTransport` may hold a transport of the map's that overrides write()
     check('''
