@@ -247,7 +247,8 @@ def _types_only(located: Located) -> Located:
 
 NAV_CALL_HIERARCHY = ToolSpec(
     name="nav_call_hierarchy",
-    brief="callers (incoming) or callees (outgoing), with call lines",
+    brief="callers (incoming) or callees (outgoing), with call lines (at:): call sites, "
+          "no other uses",
     order=11,
     needs_links=True,
     description="Who calls a function (incoming) or what it calls (outgoing), up to 3 levels, "

@@ -847,10 +847,13 @@ def _call_row(call: Call, symbol: Node | None) -> str:
     more are not listed, and its mark."""
     row = _related_head(call.other, symbol)
     if call.sites:
-        # A site matched by name alone among confirmed ones is marked on its own.
-        row += " at:" + ",".join(
-            f"{site.line}[{GUESSED}]" if site.guessed and call.mark is None
-            else str(site.line) for site in call.sites)
+        # A site matched by name alone among confirmed ones is marked on its own; a line
+        # with several calls is one line (`at:78`, not `at:78,78,78`).
+        at: dict[int, str] = {}
+        for site in call.sites:
+            at.setdefault(site.line, f"{site.line}[{GUESSED}]"
+                          if site.guessed and call.mark is None else str(site.line))
+        row += " at:" + ",".join(at.values())
     if call.more_sites:
         row += f" sites:{len(call.sites) + call.more_sites}"
     if call.mark:

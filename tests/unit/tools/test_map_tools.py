@@ -1157,7 +1157,8 @@ def test_callers_in_one_file_are_grouped_under_it(tmp_path: Path) -> None:
     with mapped(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "def helper():\n    pass\n",
                            "pkg/b.py": "from pkg.a import helper\n\n\nclass B:\n"
                                        "    def one(self):\n        helper()\n\n"
-                                       "    def two(self):\n        helper()\n\n\nhelper()\n",
+                                       "    def two(self):\n        helper()\n\n\n"
+                                       "helper(); helper()\n",  # (one line: at:12 once)
                            "pkg/c.py": "from pkg.a import helper\n\n\ndef three():\n"
                                        "    return helper()\n"}) as ws:
         data = call(ws, "nav_call_hierarchy", {"symbol": "helper", "direction": "incoming",
