@@ -504,6 +504,9 @@ def _wrapped(cap: _DefCapture, data: bytes) -> bool:
     return any(name.rpartition(".")[2] not in _KEEPING for name in names)
 
 
+# a guess from a member's name alone (binder's ``A:`` keys), for a member read but not called
+_READ_GUESS = re.compile(r"(?:^|(?<=\|))A:")
+
 # a union or intersection of types (TypeScript) is read as its first named type
 _TYPE_COMBINATIONS = ("union_type", "intersection_type")
 _NAMED_TYPES = ("type_identifier", "nested_type_identifier", "generic_type")
@@ -1151,6 +1154,8 @@ def _collect_refs(identifiers: list[Any], specific: dict[int, tuple[int, str, An
             if kind == "call" and target >= 0 and defs[target].kind not in CALLABLE_KINDS:
                 # a field and a method of one name (Java): the call means the method
                 target = methods.get((defs[target].parent, defs[target].name), target)
+            if kind == "attribute" and key is not None and "A:" in key:
+                key = _READ_GUESS.sub("R:", key)  # read, not called: no method's by its name
             if overloads and (target >= 0 or key is not None):
                 call = _call_of(node, binder.lang.comments, binder, scope_at(start), data) \
                     if kind == "call" else None

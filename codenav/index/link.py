@@ -589,7 +589,7 @@ class Linker:
         base = key.rpartition("^")[0] if "^" in key else key
         for alternative in base.split("|"):
             if self.resolve(alternative) is not None:
-                return alternative.startswith(("V:", "A:"))
+                return alternative.startswith(("V:", "A:", "R:"))
         return False
 
     def _overload(self, node: int, call: Call | None, on_class: bool | None = None) -> int:
@@ -709,7 +709,7 @@ class Linker:
                         2].lower():
                 return None  # `offlineQueue.push(…)`: an array's, likely — not DelayQueue's
                 # (`delayQueue.push(…)` names the class itself: guessed still)
-        elif kind == "A":  # A:<lang>: of that language family only
+        elif kind in ("A", "R"):  # A:<lang>: of that language family only
             candidates = self._without_stubs(self.members_named(names[0])) if names else []
             if rest:
                 own = family(rest)
@@ -717,6 +717,8 @@ class Linker:
                 if names and names[0] in _BUILTIN_MEMBERS.get(own, ()):
                     candidates = []  # `f.read()`, `d.get(k)`: a built-in type's, likely
             node = self._family_root(candidates, names[0]) if names else None
+            if kind == "R" and node is not None and self.kind(node) in CALLABLE_KINDS:
+                return None  # R: a member read, not called: a field's, likelier than a method's
             names = names[1:]
         else:
             return None

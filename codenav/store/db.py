@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 53
+SCHEMA_VERSION = 54
 # What each version changed (a map of another is rebuilt):
+# 54: a member read but not called on a receiver of unknown type is guessed as no method (keys
+# `R:`): `include.model` is no use of the one method named model;
 # 53: Python: a local or variable made by a chain of calls with arguments
 # (`Query.from_(t).select(x)`, in parentheses over several lines) has the chain's type; a
 # decorated method annotated `-> None` (pypika's `@builder`) returns its instance;

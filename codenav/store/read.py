@@ -107,9 +107,10 @@ class NodeFilter:
 
 
 # A reference the linker matched by name alone: its receiver's type is unknown (keys ``A:``,
+# ``R:`` for a member read but not called,
 # and ``V:`` guesses from a variable's name, alone or the alternative that resolved;
 # index/binder.py, link.py).
-_GUESSED = ("(r.key LIKE 'A:%' OR r.key LIKE 'V:%' OR r.key IN "
+_GUESSED = ("(r.key LIKE 'A:%' OR r.key LIKE 'R:%' OR r.key LIKE 'V:%' OR r.key IN "
             "(SELECT key FROM symbols WHERE guessed = 1))")
 
 

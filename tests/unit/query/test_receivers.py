@@ -838,6 +838,37 @@ def test_a_super_call_to_a_base_outside_the_map_is_that_bases() -> None:
     ''')
 
 
+def test_a_method_s_name_read_on_an_unknown_receiver_is_no_guess() -> None:
+    # sequelize-typescript (run 66): `include.model && …` on `include: any` listed as [name]
+    # uses of the one method named model, Sequelize.model: a member read, not called, is a
+    # field's likelier (left unresolved); a call of it is still guessed
+    check('''
+    //- seq.ts
+    export class Sequelize {
+      mo$0del(name: string): any { return name }
+    }
+    export function infer(include: any, s: any): any {
+      s.model('x')
+      return include.model
+    }
+    ''', others, '''
+    unresolved 1, elsewhere 0
+    seq.ts:6 infer | return include.model
+    ''')
+    check('''
+    //- seq.ts
+    export class Sequelize {
+      mo$0del(name: string): any { return name }
+    }
+    export function infer(include: any, s: any): any {
+      s.model('x')
+      return include.model
+    }
+    ''', references, '''
+    seq.ts:5:5 call infer [name]
+    ''')
+
+
 def test_a_class_of_the_map_deriving_from_the_outside_type_keeps_its_uses_unknown() -> None:
     # `t: asyncio.BaseTransport` may hold a transport of the map's that overrides write()
     check('''
