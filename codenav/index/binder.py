@@ -19,6 +19,7 @@ calling the class before it; ``key|key`` tries each in turn):
                     (``Q:<qualified>@<lang code>``: only nodes of that language)
   ``A:<lang>``      the one class member of that name in that language family (the
                     receiver's type is unknown)
+  ``R:<lang>``      ``A:`` for a member read but not called (extract.py): no method
   ``V:<lang>:<var>`` the one type of that language family named like variable ``var``
                     (``subscriber`` → ``Subscriber``): a guess for untyped receivers
 """
