@@ -20,6 +20,7 @@ from codenav.query.locate import (
     MAP_ONLY,
     Located,
     aliases_of,
+    declarations_of,
     enclosing_scopes,
     merged_folded,
 )
@@ -116,9 +117,15 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
                seen: set[int]) -> list[Call]:
     incoming = direction == "incoming"
     sites: dict[int, list[Site]] = {}
-    # (a call through another name of it is its call: `get_group_all = _c.get_group_all`)
-    for called in [node.id, *(a.id for a in aliases_of(reader, node))] if incoming else \
-            [node.id]:
+    # (a call through another name of it is its call: `get_group_all = _c.get_group_all`;
+    # a call of an overload is a call of the function: awilix's loadModules, asked at its
+    # first signature, had no callers while the calls named the implementation: run 68)
+    called_ids = [node.id]
+    if incoming:
+        called_ids += [other.id for other in declarations_of(reader, node, family=False)
+                       if other.id != node.id and other.kind in CALLABLE_KINDS]
+        called_ids += [alias.id for alias in aliases_of(reader, node)]
+    for called in called_ids:
         for end, hits in reader.call_sites(called, incoming).items():
             sites.setdefault(end, []).extend(
                 Site(hit.path, hit.line, hit.col, bool(hit.guessed)) for hit in hits)

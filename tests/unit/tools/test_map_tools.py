@@ -1243,3 +1243,20 @@ def test_a_class_that_only_implements_a_class_says_so(tmp_path: Path) -> None:
         other = call(ws, "nav_type_hierarchy", {"symbol": "Other", "direction": "subtypes",
                                                 "source": "map"})["data"]
         assert other["types"] == ["src/m.ts#Both class 5"], other  # an interface's: implements
+
+
+def test_callers_of_an_overloaded_function_asked_at_a_signature(tmp_path: Path) -> None:
+    # awilix (run 68): `loadModules`, asked at its first overload signature, answered no
+    # callers while its text check said 18 listed (the calls named the implementation)
+    with mapped(tmp_path, {
+            "src/load.ts": "export function load(a: string): void;\n"
+                           "export function load(a: string, b: number): void;\n"
+                           "export function load(a: string, b?: number): void {}\n",
+            "src/use.ts": "import { load } from './load';\n"
+                          "export function one() {\n  load('x');\n}\n"
+                          "export function two() {\n  load('x', 2);\n}\n"}) as ws:
+        for line in (1, 3):
+            data = call(ws, "nav_call_hierarchy", {"file": "src/load.ts", "line": line,
+                                                   "col": 17, "direction": "incoming",
+                                                   "source": "map"})["data"]
+            assert data["calls"] == {"src/use.ts": ["one 2 at:3", "two 5 at:6"]}, (line, data)
