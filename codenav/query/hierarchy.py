@@ -180,15 +180,30 @@ def merged_calls(server: list[Call], mapped: list[Call], incoming: bool) -> list
 def calls_only(reader: MapReader, node: Node, server: list[Call]) -> list[Call]:
     """A server's callers of ``node`` without the sites where the map reads the name as a
     use that is no call: TypeScript's call hierarchy counts a method handed out as a value
-    (cannon-es's getters ``return this.convexConvex`` were three callers of it). A site the
-    map has no use of the name on is kept (the server's word stands)."""
+    (cannon-es's getters ``return this.convexConvex`` were three callers of it), nor where
+    the map links every call of the name on the line to another definition (a sibling's
+    or the interface's: a TypeScript server answers a member's whole family). A site the
+    map has no use of the name on, or cannot type, is kept (the server's word stands)."""
     paths = sorted({site.path for call in server for site in call.sites})
     kinds: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for path, line, kind, _ in reader.name_lines(node.name, paths):
+    targets: dict[tuple[str, int], set[int | None]] = defaultdict(set)
+    for path, line, kind, target in reader.name_lines(node.name, paths):
         kinds[(path, line)].add(kind)
+        if kind in _CALLING:
+            targets[(path, line)].add(target)
+    # a call the map links to another definition so named is not one of ours, though a
+    # TypeScript server answers a member's whole family (bolt-js's `ack.bind()` on a
+    # SocketModeResponseAck, `this.receiver.start()` on the Receiver interface: run 69)
+    ours = {other.id for other in declarations_of(reader, node, family=False)} | \
+        {alias.id for alias in aliases_of(reader, node)} | {node.id}
+
+    def another(site: Site) -> bool:
+        found = targets.get((site.path, site.line), set())
+        return bool(found) and None not in found and not found & ours
+
     out = []
     for call in server:
-        sites = tuple(site for site in call.sites if not (
+        sites = tuple(site for site in call.sites if not another(site) and not (
             (found := kinds.get((site.path, site.line))) and not found & _CALLING))
         if sites or call.more_sites:
             out.append(call if len(sites) == len(call.sites) else replace(call, sites=sites))

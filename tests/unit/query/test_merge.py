@@ -62,6 +62,35 @@ def test_a_server_caller_whose_site_hands_the_method_out_is_no_caller(tmp_path: 
         ws.close()
 
 
+def test_a_server_caller_the_map_links_to_another_member_is_no_caller(tmp_path: Path) -> None:
+    # bolt-js (run 69): tsserver's incoming calls of HTTPResponseAck.bind named
+    # `ack.bind()` on a `new SocketModeResponseAck(…)` (the interface's family), confirmed
+    root = tmp_path / "repo"
+    write_tree(root, {"src/a.ts": "export interface Ack {\n  bind(): void\n}\n"
+                                  "export class HttpAck implements Ack {\n  bind(): void {}\n}\n"
+                                  "export class SocketAck implements Ack {\n  bind(): void {}\n}\n"
+                                  "export function one() {\n  const ack = new SocketAck()\n"
+                                  "  ack.bind()\n}\n"
+                                  "export function two() {\n  const ack = new HttpAck()\n"
+                                  "  ack.bind()\n}\n"
+                                  "export function three(ack: any) {\n  ack.bind()\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+
+    def caller(name: str, line: int) -> Call:
+        return Call(Related(None, name, "function", "src/a.ts", line - 2, 17, server=True),
+                    (Site("src/a.ts", line, 7),))
+    try:
+        reader = ws.reader()
+        node = reader.node("ts:src/a.ts#HttpAck.bind")
+        assert node is not None
+        # (line 19: a receiver the map cannot type, the server's word stands)
+        server = [caller("one", 12), caller("two", 16), caller("three", 19)]
+        assert [c.other.name for c in calls_only(reader, node, server)] == ["two", "three"]
+    finally:
+        ws.close()
+
+
 def _merged_rows(ws: Workspace, nid: str, told: list[ServerPlace], own: bool = False
                  ) -> tuple[dict[str, list[tuple[int, str | None]]], dict[str, int]]:
     """The merged answer of a server's places and the map's for ``nid``, as (line, mark) by
