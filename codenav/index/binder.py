@@ -352,12 +352,11 @@ class Binder:
         if found >= 0 or key is not None:
             self.types[index] = (found, key)
 
-    def returns_instance(self, index: int, inside: int) -> None:
-        """Method ``index`` (its body at byte ``inside``) returns its own instance."""
-        method = self._method_scope(self.scope_at(inside))
-        receiver = self.scopes[method].receiver if method >= 0 else None
-        if receiver is not None and receiver[1] >= 0:
-            self.types[index] = (receiver[1], None)
+    def returns_instance(self, index: int) -> None:
+        """Method ``index`` returns an instance of the class it is defined in."""
+        parent = self.defs[index].parent
+        if parent >= 0 and self.defs[parent].kind in self.lang.containers:
+            self.types[index] = (parent, None)
 
     def called_local(self, start: int, name: str) -> int | None:
         """A call of a local bound once to a function or class of this file as written

@@ -346,7 +346,7 @@ def extract(lang: Language, data: bytes, path: str = "",
     for i, cap in enumerate(captured):  # a builder's method: `@builder def f(self) -> None`
         if cap.type is not None and i not in binder.types and kept[i].kind == "method" and \
                 _text(cap.type, data) == "None" and _wrapped(cap, data):
-            binder.returns_instance(i, cap.inner.end_byte - 1)
+            binder.returns_instance(i)
     for node, type_node in caps.assigned:  # (every name bound and typed first)
         # a member's value (`rect = this._paintRect`) is weaker than a `new` of a class
         made = type_node.parent is not None and type_node.parent.type == "new_expression"

@@ -16,7 +16,8 @@ __all__ = ["HOVER_CHARS", "Definitions", "hover_text", "map_definitions", "unres
 
 HOVER_CHARS = 4000
 GUESS_LIMIT = 12  # members of one name listed when the receiver's type is unknown
-_ANY_MEMBER = re.compile(r"^(?:V:[^:]*:[^:]*::[^|]*\|)?A:([a-z0-9+]*)::")  # receiver unknown
+# a receiver of unknown type (``R:``: a member read, not called)
+_ANY_MEMBER = re.compile(r"^(?:V:[^:]*:[^:]*::[^|]*\|)?[AR]:([a-z0-9+]*)::")
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,9 +121,12 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
     # a call of an overload is a call of the function: awilix's loadModules, asked at its
     # first signature, had no callers while the calls named the implementation: run 68)
     called_ids = [node.id]
-    if incoming:
+    lang = by_code(node.lang)
+    if incoming and lang is not None and lang.overloads == "signatures":  # (TypeScript's:
+        # one symbol; Java's are each its own, Rust's `fmt` of two impls two symbols)
         called_ids += [other.id for other in declarations_of(reader, node, family=False)
                        if other.id != node.id and other.kind in CALLABLE_KINDS]
+    if incoming:
         called_ids += [alias.id for alias in aliases_of(reader, node)]
     for called in called_ids:
         for end, hits in reader.call_sites(called, incoming).items():
@@ -194,7 +197,9 @@ def calls_only(reader: MapReader, node: Node, server: list[Call]) -> list[Call]:
     # a call the map links to another definition so named is not one of ours, though a
     # TypeScript server answers a member's whole family (bolt-js's `ack.bind()` on a
     # SocketModeResponseAck, `this.receiver.start()` on the Receiver interface: run 69)
-    ours = {other.id for other in declarations_of(reader, node, family=False)} | \
+    # (its overloads too: which one a call reaches the map only guesses, the server knows)
+    ours = {other.id for other in reader.family(node)} | \
+        {other.id for other in declarations_of(reader, node, family=False)} | \
         {alias.id for alias in aliases_of(reader, node)} | {node.id}
 
     def another(site: Site) -> bool:

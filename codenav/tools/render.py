@@ -851,11 +851,11 @@ def _call_row(call: Call, symbol: Node | None) -> str:
     if call.sites:
         # A site matched by name alone among confirmed ones is marked on its own; a line
         # with several calls is one line (`at:78`, not `at:78,78,78`).
-        at: dict[int, str] = {}
+        guessed: dict[int, bool] = {}  # line -> every site on it matched by name alone
         for site in call.sites:
-            at.setdefault(site.line, f"{site.line}[{GUESSED}]"
-                          if site.guessed and call.mark is None else str(site.line))
-        row += " at:" + ",".join(at.values())
+            guessed[site.line] = guessed.get(site.line, True) and site.guessed
+        row += " at:" + ",".join(f"{line}[{GUESSED}]" if alone and call.mark is None
+                                 else str(line) for line, alone in guessed.items())
     if call.more_sites:
         row += f" sites:{len(call.sites) + call.more_sites}"
     if call.mark:

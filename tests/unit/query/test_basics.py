@@ -149,6 +149,29 @@ def test_a_chain_of_calls_types_a_local_through_a_builder_s_methods() -> None:
     ''')
 
 
+def test_a_builder_s_method_returns_its_own_class_not_one_nested_in_it() -> None:
+    # review: `@builder def where(self) -> None` whose body ends in a nested class's method
+    # had that class for its type
+    check('''
+    //- q.py
+    def builder(func):
+        return func
+    class Query:
+        @builder
+        def where(self) -> None:
+            class Helper:
+                def run(self):
+                    return 1
+        def oth$0er(self):
+            return 2
+    def use(q: Query):
+        r = q.where()
+        r.other()
+    ''', references, '''
+    q.py:13:7 call use
+    ''')
+
+
 def test_supertypes_through_an_import() -> None:
     check('''
     //- base.py

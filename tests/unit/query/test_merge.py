@@ -91,6 +91,38 @@ def test_a_server_caller_the_map_links_to_another_member_is_no_caller(tmp_path: 
         ws.close()
 
 
+def test_a_server_caller_of_an_overload_the_map_gave_a_sibling_stays(tmp_path: Path) -> None:
+    # review: Java's `log(Object)` and `log(String)`: the map links `log("lit")` to the
+    # first that fits; the server knows which one a call reaches — its caller stays
+    root = tmp_path / "repo"
+    write_tree(root, {"src/Log.java": "class Log {\n  String name() { return \"n\"; }\n"
+                                      "  void log(Object o) {}\n  void log(String s) {}\n"
+                                      "  void run() {\n    log(name());\n    log(\"lit\");\n"
+                                      "  }\n}\n"})
+    index_tree(root)
+    ws = Workspace(root)
+    try:
+        reader = ws.reader()
+        node = reader.node("java:src/Log.java#Log.log~2")
+        assert node is not None
+        server = [Call(Related(None, "run", "method", "src/Log.java", 5, 8, server=True),
+                       (Site("src/Log.java", 6, 5), Site("src/Log.java", 7, 5)))]
+        assert [c.other.name for c in calls_only(reader, node, server)] == ["run"]
+    finally:
+        ws.close()
+
+
+def test_a_line_with_a_confirmed_call_is_not_marked_a_guess() -> None:
+    # review: `at:` keeps a line once; a guessed call beside a confirmed one on it is no
+    # reason to mark the line
+    from codenav.tools.render import calls_rendered
+    call = Call(Related(None, "main", "function", "src/x.py", 10, 5, server=True),
+                (Site("src/x.py", 13, 5, True), Site("src/x.py", 13, 20, False),
+                 Site("src/x.py", 15, 5, True)))
+    rows = calls_rendered([call], "compact", None)
+    assert any(str(row).endswith("at:13,15[name]") for row in rows), rows
+
+
 def _merged_rows(ws: Workspace, nid: str, told: list[ServerPlace], own: bool = False
                  ) -> tuple[dict[str, list[tuple[int, str | None]]], dict[str, int]]:
     """The merged answer of a server's places and the map's for ``nid``, as (line, mark) by
