@@ -44,8 +44,10 @@ __all__ = [
     "write_transaction",
 ]
 
-SCHEMA_VERSION = 54
+SCHEMA_VERSION = 55
 # What each version changed (a map of another is rebuilt):
+# 55: a builder's method (`@builder def f(self) -> None`) returns the class it is defined in,
+# not a class nested in its body;
 # 54: a member read but not called on a receiver of unknown type is guessed as no method (keys
 # `R:`): `include.model` is no use of the one method named model;
 # 53: Python: a local or variable made by a chain of calls with arguments
