@@ -121,12 +121,12 @@ def _map_calls(reader: MapReader, node: Node, direction: str, depth: int, budget
     # a call of an overload is a call of the function: awilix's loadModules, asked at its
     # first signature, had no callers while the calls named the implementation: run 68)
     called_ids = [node.id]
-    lang = by_code(node.lang)
-    if incoming and lang is not None and lang.overloads == "signatures":  # (TypeScript's:
-        # one symbol; Java's are each its own, Rust's `fmt` of two impls two symbols)
-        called_ids += [other.id for other in declarations_of(reader, node, family=False)
-                       if other.id != node.id and other.kind in CALLABLE_KINDS]
     if incoming:
+        lang = by_code(node.lang)
+        if lang is not None and lang.overloads == "signatures":  # (TypeScript's: one
+            # symbol; Java's are each its own, Rust's `fmt` of two impls two symbols)
+            called_ids += [other.id for other in declarations_of(reader, node, family=False)
+                           if other.id != node.id and other.kind in CALLABLE_KINDS]
         called_ids += [alias.id for alias in aliases_of(reader, node)]
     for called in called_ids:
         for end, hits in reader.call_sites(called, incoming).items():
@@ -197,10 +197,10 @@ def calls_only(reader: MapReader, node: Node, server: list[Call]) -> list[Call]:
     # a call the map links to another definition so named is not one of ours, though a
     # TypeScript server answers a member's whole family (bolt-js's `ack.bind()` on a
     # SocketModeResponseAck, `this.receiver.start()` on the Receiver interface: run 69)
-    # (its overloads too: which one a call reaches the map only guesses, the server knows)
+    # (its namesakes — overloads, a setter — and the node itself: which overload a call
+    # reaches the map only guesses, the server knows)
     ours = {other.id for other in reader.family(node)} | \
-        {other.id for other in declarations_of(reader, node, family=False)} | \
-        {alias.id for alias in aliases_of(reader, node)} | {node.id}
+        {alias.id for alias in aliases_of(reader, node)}
 
     def another(site: Site) -> bool:
         found = targets.get((site.path, site.line), set())

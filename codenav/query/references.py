@@ -401,9 +401,15 @@ def _continued(text: Sequence[str], number: int, at: int) -> str:
     return excerpt(code, at)
 
 
+def _assignment(n: str) -> str:
+    """The pattern of an assignment to the escaped name ``n`` (``q = …``, ``q: T = …``), not
+    a comparison or an arrow."""
+    return rf"(?<![\w$.]){n}\s*(?::\s*[^=;,)]+)?\s*=(?![=>])"
+
+
 def _assigned(name: str) -> re.Pattern[str]:
-    """An assignment to ``name`` (``q = …``, ``q: T = …``), not a comparison or an arrow."""
-    return re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?::\s*[^=;,)]+)?\s*=(?![=>])")
+    """A line assigning ``name``."""
+    return re.compile(_assignment(re.escape(name)))
 
 
 def _binding(name: str) -> re.Pattern[str]:
@@ -415,7 +421,7 @@ def _binding(name: str) -> re.Pattern[str]:
     parameter = rf"[(,]\s*(?:\.\.\.|\*{{1,2}})?(?:\w+\s+)?{n}\s*\??\s*(?:[,):=]|$)"
     return re.compile(
         rf"\b(?:let|const|var)\s+(?:{n}\b|[{{\[][^}}\]]*\b{n}\b)"
-        rf"|(?<![\w$.]){n}\s*(?::\s*[^=;,)]+)?\s*=(?![=>])"
+        rf"|{_assignment(n)}"
         rf"|(?<![\w$.]){n}\s*=>"
         rf"|\bfor\s*\(?\s*(?:const|let|var)?\s*{n}\b"
         rf"|\bas\s+{n}\b"

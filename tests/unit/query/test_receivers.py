@@ -842,7 +842,7 @@ def test_a_method_s_name_read_on_an_unknown_receiver_is_no_guess() -> None:
     # sequelize-typescript (run 66): `include.model && …` on `include: any` listed as [name]
     # uses of the one method named model, Sequelize.model: a member read, not called, is a
     # field's likelier (left unresolved); a call of it is still guessed
-    check('''
+    fixture = '''
     //- seq.ts
     export class Sequelize {
       mo$0del(name: string): any { return name }
@@ -851,20 +851,12 @@ def test_a_method_s_name_read_on_an_unknown_receiver_is_no_guess() -> None:
       s.model('x')
       return include.model
     }
-    ''', others, '''
+    '''
+    check(fixture, others, '''
     unresolved 1, elsewhere 0
     seq.ts:6 infer | return include.model
     ''')
-    check('''
-    //- seq.ts
-    export class Sequelize {
-      mo$0del(name: string): any { return name }
-    }
-    export function infer(include: any, s: any): any {
-      s.model('x')
-      return include.model
-    }
-    ''', references, '''
+    check(fixture, references, '''
     seq.ts:5:5 call infer [name]
     ''')
 
